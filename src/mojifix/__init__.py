@@ -1,0 +1,56 @@
+"""mojifix: bytes of unknown or mislabeled encoding in, the right Unicode text out, with provenance.
+
+Public API only. Heavy modules (the detector's model, numpy) load on first use, so
+``import mojifix`` stays cheap.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from mojifix.errors import (
+    ConversionError,
+    DecodeError,
+    DetectionError,
+    EncodeError,
+    MojifixError,
+    RepairError,
+    UnknownEncodingError,
+    UnsafePathError,
+)
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it (imported lazily on first attribute access)
+_LAZY: dict[str, str] = {
+    "lookup": "mojifix.whatwg",
+    "Encoding": "mojifix.whatwg",
+    "decode": "mojifix.whatwg",
+    "encode": "mojifix.whatwg",
+}
+
+__all__ = [
+    "ConversionError",
+    "DecodeError",
+    "DetectionError",
+    "EncodeError",
+    "MojifixError",
+    "RepairError",
+    "UnknownEncodingError",
+    "UnsafePathError",
+    "__version__",
+    *_LAZY,
+]
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mojifix' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,0 +1,1 @@
+"""mojifix.convert (see docs/architecture.md)."""

@@ -1,0 +1,1 @@
+"""mojifix.detect (see docs/architecture.md)."""

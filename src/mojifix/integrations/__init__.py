@@ -1,0 +1,1 @@
+"""mojifix.integrations (see docs/architecture.md)."""

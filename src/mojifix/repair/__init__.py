@@ -1,0 +1,1 @@
+"""mojifix.repair (see docs/architecture.md)."""

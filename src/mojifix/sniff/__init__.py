@@ -1,0 +1,1 @@
+"""mojifix.sniff (see docs/architecture.md)."""
