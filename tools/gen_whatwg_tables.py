@@ -53,7 +53,7 @@ def index_string(entries: dict[int, int]) -> str:
 def literal(name: str, text: str) -> list[str]:
     lines = [f"{name} = ("]
     for i in range(0, len(text), CHUNK):
-        lines.append(f"    {text[i:i + CHUNK]!r}")
+        lines.append(f"    {text[i : i + CHUNK]!r}")
     lines.append(")")
     return lines
 
@@ -100,7 +100,7 @@ def generate(data_dir: Path) -> str:
     for path in inputs:
         if not path.name.startswith("index-") or path == ranges_path:
             continue
-        stem = path.stem[len("index-"):]
+        stem = path.stem[len("index-") :]
         const = "INDEX_" + stem.upper().replace("-", "_")
         index_names.append((stem, const))
         out.append(f"#: {path.name}: pointer -> character (NO_ENTRY where absent).")
@@ -110,7 +110,7 @@ def generate(data_dir: Path) -> str:
     out.append("#: index-gb18030-ranges.txt: (pointer, first code point) pairs, ascending.")
     out.append("INDEX_GB18030_RANGES: tuple[tuple[int, int], ...] = (")
     for i in range(0, len(ranges), 6):
-        out.append("    " + " ".join(f"({p}, 0x{c:04X})," for p, c in ranges[i:i + 6]))
+        out.append("    " + " ".join(f"({p}, 0x{c:04X})," for p, c in ranges[i : i + 6]))
     out.append(")")
     out.append("")
     out.append("#: index name as in the standard (e.g. 'windows-1252', 'jis0208') -> index string.")

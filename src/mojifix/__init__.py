@@ -28,6 +28,16 @@ _LAZY: dict[str, str] = {
     "Encoding": "mojifix.whatwg",
     "decode": "mojifix.whatwg",
     "encode": "mojifix.whatwg",
+    "decode_html": "mojifix.sniff",
+    "DecodedHTML": "mojifix.sniff",
+    "convert": "mojifix.convert",
+    "scan": "mojifix.convert",
+    "repair": "mojifix.repair",
+    "apply_plan": "mojifix.repair",
+    "Repaired": "mojifix.repair",
+    "detect": "mojifix.detect",
+    "Detector": "mojifix.detect",
+    "Detection": "mojifix.detect",
 }
 
 __all__ = [

@@ -25,6 +25,11 @@ EXIT_USAGE = 2
 #: subcommand modules, each with register(subparsers); order is the order in --help.
 COMMANDS: list[str] = [
     "mojifix.whatwg.cli",
+    "mojifix.integrations.cli",
+    "mojifix.sniff.cli",
+    "mojifix.convert.cli",
+    "mojifix.repair.cli",
+    "mojifix.detect.cli",
 ]
 
 

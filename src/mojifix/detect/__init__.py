@@ -1,1 +1,13 @@
-"""mojifix.detect (see docs/architecture.md)."""
+"""mojifix.detect: statistical encoding detection with evidence and an honest "ambiguous".
+
+``detect(data, *, tld=None, domain="file"|"web", candidates=None, max_bytes=None) -> Detection``;
+``Detector`` is the streaming form (``feed``/``close``); ``score_text(text) -> (language, score)`` rates
+how much a string looks like real text (for comparing candidate decodings, e.g. in mojibake repair).
+How it works: docs/detection.md. The model loads lazily on the first detection that needs it.
+"""
+
+from mojifix.detect.pipeline import Detector, detect
+from mojifix.detect.result import Candidate, Detection, Evidence
+from mojifix.detect.scoring import score_text
+
+__all__ = ["Candidate", "Detection", "Detector", "Evidence", "detect", "score_text"]

@@ -1,0 +1,109 @@
+"""Decode throughput: mojifix.whatwg vs the nearest CPython codec vs endec (encoding_rs), in one run.
+
+For each encoding, builds >= 1 MB of realistic text from wordfreq's word list for a language written in
+it (deterministic: fixed seed), encodes it with mojifix's WHATWG encoder (words it cannot encode are
+dropped), then decodes the same bytes with all three and prints MB/s (best of ``--repeat`` runs) and
+the ratios. Valid input only: this measures the fast path.
+
+Usage: python benchmarks/decode.py [--mb 1.0] [--repeat 7] [--only NAME ...]
+
+Targets (issue 2): mojifix >= 0.8x CPython and >= 1.0x endec for each multibyte encoding.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from functools import partial
+
+import endec
+import wordfreq
+
+from mojifix.whatwg import lookup
+
+#: (WHATWG name, wordfreq language, nearest CPython codec, joiner between words)
+CASES: list[tuple[str, str, str, str]] = [
+    ("UTF-8", "ru", "utf-8", " "),
+    ("windows-1252", "fr", "cp1252", " "),
+    ("windows-1251", "ru", "cp1251", " "),
+    ("gb18030", "zh", "gb18030", ""),
+    ("Shift_JIS", "ja", "cp932", ""),
+    ("EUC-JP", "ja", "euc_jp", ""),
+    ("EUC-KR", "ko", "cp949", " "),
+    ("Big5", "zh", "big5hkscs", ""),
+]
+WORDS = 20000  # vocabulary size per language: the top of wordfreq's list, as the brief suggests
+SEED = 20240  # fixed, so every run measures the same bytes
+#: sentence punctuation per joiner style, inserted every 8-15 words with a newline every few sentences
+_PUNCT = {" ": (". ", ", "), "": ("。", "、")}
+
+
+def realistic_bytes(name: str, language: str, joiner: str, megabytes: float) -> bytes:
+    """Words drawn by Zipf-like weight from wordfreq, joined into sentences, encoded with WHATWG ``name``."""
+    encoding = lookup(name)
+    rng = random.Random(SEED)
+    words = []
+    for word in wordfreq.top_n_list(language, WORDS):
+        try:
+            words.append(encoding.encode(word))
+        except UnicodeEncodeError:
+            continue
+    weights = [1.0 / (rank + 10) for rank in range(len(words))]
+    full_stop, comma = (encoding.encode(p) for p in _PUNCT[joiner])
+    sep = encoding.encode(joiner)
+    out = bytearray()
+    target = int(megabytes * 1_000_000)
+    while len(out) < target:
+        sentence = rng.choices(words, weights, k=rng.randint(8, 15))
+        out += sep.join(sentence[:4]) + comma + sep.join(sentence[4:]) + full_stop
+        if rng.random() < 0.3:
+            out += b"\n"
+    return bytes(out)
+
+
+def best_mb_per_s(fn: Callable[[], object], size: int, repeat: int) -> float:
+    """Best (least disturbed) of ``repeat`` timed runs, as MB/s; the machine is shared and noisy."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return size / 1_000_000 / best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=float, default=1.0, help="megabytes of text per encoding (default 1)")
+    parser.add_argument("--repeat", type=int, default=7, help="timed runs per decoder; the best counts")
+    parser.add_argument("--only", nargs="*", help="WHATWG names to run (default: all)")
+    args = parser.parse_args()
+
+    columns = ("MB", "mojifix", "CPython", "endec", "vs CPython", "vs endec")
+    widths = (5, 9, 9, 9, 11, 9)
+    header = f"{'encoding':<13} " + " ".join(f"{c:>{w}}" for c, w in zip(columns, widths, strict=True))
+    print(header)
+    print("-" * len(header))
+    for name, language, python_codec, joiner in CASES:
+        if args.only and name not in args.only:
+            continue
+        data = realistic_bytes(name, language, joiner, args.mb)
+        encoding = lookup(name)
+        label = encoding.labels[0]
+        ours = encoding.decode(data)
+        if ours != endec.decode(data, label, "replace") or "\ufffd" in ours:
+            print(f"{name}: WARNING: mojifix and endec disagree or the text has errors")
+        mojifix_speed = best_mb_per_s(partial(encoding.decode, data), len(data), args.repeat)
+        cpython_speed = best_mb_per_s(partial(data.decode, python_codec, "replace"), len(data), args.repeat)
+        endec_speed = best_mb_per_s(partial(endec.decode, data, label, "replace"), len(data), args.repeat)
+        vs_cpython, vs_endec = mojifix_speed / cpython_speed, mojifix_speed / endec_speed
+        print(
+            f"{name:<13} {len(data) / 1e6:>5.2f} {mojifix_speed:>7.0f}/s {cpython_speed:>7.0f}/s "
+            f"{endec_speed:>7.0f}/s {vs_cpython:>10.2f}x {vs_endec:>8.2f}x"
+        )
+    print("(MB/s, best of", args.repeat, "runs; ratios are mojifix / peer, higher is better)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,635 @@
+"""The run: walk SRC, examine every file (in this process or in worker processes), write, record.
+
+One read per file, one SHA-1 per file (plus one of the output when it differs), no subprocess per
+file: workers are long-lived processes that receive batches of paths and write their own outputs,
+so file contents never cross a process boundary. The parent owns the manifest: one JSONL line
+appended (and flushed) as each file finishes, so a killed run leaves a usable manifest for
+``--resume``; at the end the manifest is rewritten atomically with exactly one line per file.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import hashlib
+import json
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from importlib import import_module
+
+from mojifix.convert import fsio
+from mojifix.convert.codec import try_decode
+from mojifix.convert.options import MANIFEST_NAME, QUARANTINE_DIR, Options
+from mojifix.convert.records import FileRecord, Report, ScanReport
+from mojifix.convert.stream import examine_stream
+from mojifix.convert.verify import Verdict, examine
+from mojifix.convert.walk import Entry, display_path, matches, walk
+from mojifix.detect.result import Detection
+from mojifix.errors import ConversionError, UnsafePathError
+
+__all__ = ["FatalIOError", "Job", "run_convert", "run_scan"]
+
+DetectFn = Callable[..., Detection]
+Progress = Callable[[FileRecord], None]
+
+#: files per task sent to a worker: amortises inter-process overhead (a few hundred microseconds per
+#: task) over many small files while keeping the load balanced near the end of a run
+BATCH_FILES = 64
+#: ...or fewer files when they are large (bytes per task)
+BATCH_BYTES = 8 * 1024 * 1024
+#: tasks in flight per worker: enough to keep workers busy, bounded so memory stays bounded
+INFLIGHT_PER_WORKER = 4
+_Q = QUARANTINE_DIR.encode()
+
+
+class FatalIOError(ConversionError):
+    """Disk full, read-only destination, I/O error: the run stops (exit code 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """Where a run reads and writes; ``mode`` is "convert", "in-place" or "scan"."""
+
+    src: bytes
+    dst: bytes | None
+    opts: Options
+    mode: str = "convert"
+
+    @property
+    def out_root(self) -> bytes | None:
+        """Root of the converted mirror (SRC itself in place)."""
+        return self.src if self.mode == "in-place" else self.dst
+
+    @property
+    def side_root(self) -> bytes | None:
+        """Root holding _quarantine/, backups and the manifest."""
+        if self.mode == "in-place":
+            assert self.opts.backup_dir is not None
+            return os.fsencode(self.opts.backup_dir)
+        return self.dst
+
+
+def load_detector(spec: str) -> DetectFn:
+    """ "module:function" -> the function."""
+    module, _, name = spec.partition(":")
+    return getattr(import_module(module), name or "detect")
+
+
+# ---------------------------------------------------------------------------------------------- per file
+
+
+def _sha1(data: bytes) -> str:
+    return hashlib.sha1(data).hexdigest()
+
+
+def _join(root: bytes, rel: bytes) -> bytes:
+    return os.path.join(root, rel)
+
+
+def _record(entry: Entry, outcome: str, **kw: object) -> FileRecord:
+    path, path_hex = display_path(entry.rel)
+    warnings = tuple(kw.pop("warnings", ()))  # type: ignore[arg-type]
+    if path_hex is not None:
+        warnings = ("file name is not valid UTF-8 (kept as is)", *warnings)
+    return FileRecord(path=path, outcome=outcome, path_hex=path_hex, warnings=warnings, **kw)  # type: ignore[arg-type]
+
+
+def _write_quarantine(
+    job: Job,
+    entry: Entry,
+    data: bytes | None,
+    fd: int | None,
+    st: os.stat_result,
+    v: Verdict,
+    sha1: str,
+    group: fsio.CommitGroup | None = None,
+) -> tuple[str, str | None]:
+    """Copy the original bytes under _quarantine/ with a reason file; returns (output, salvaged) names.
+
+    The reason (and salvage) files are committed before the copy: the copy's presence is what
+    ``--resume`` takes as "done".
+    """
+    side = job.side_root
+    assert side is not None
+    qrel = _Q + b"/" + entry.rel
+    qpath = _join(side, qrel)
+    fsync = job.opts.fsync
+    reason = {
+        "path": display_path(entry.rel)[0],
+        "sha1": sha1,
+        "reason": v.reason,
+        "verification": v.verification,
+        "encoding": v.encoding,
+        "candidates": [{"encoding": e, "confidence": c} for e, c in v.candidates],
+        "mixed": v.mixed.to_dict() if v.mixed else None,
+    }
+    body = json.dumps(reason, ensure_ascii=False, indent=1).encode()
+    fsio.atomic_write(qpath + b".reason.json", body, None, fsync, group)
+    salvaged = None
+    if v.salvage is not None:
+        fsio.atomic_write(qpath + b".salvaged", v.salvage, st, fsync, group)
+        salvaged = display_path(qrel + b".salvaged")[0]
+    if data is not None:
+        fsio.atomic_write(qpath, data, st, fsync, group)
+    else:
+        assert fd is not None
+        with fsio.AtomicWriter(qpath, st, fsync) as w:
+            os.lseek(fd, 0, os.SEEK_SET)
+            while chunk := os.read(fd, job.opts.chunk_size):
+                w.write(chunk)
+            w.commit(group)
+    return display_path(qrel)[0], salvaged
+
+
+def out_rel(job: Job, rel: bytes) -> bytes:
+    """The output path of ``rel``: the same bytes, or with ``--convert-names ENC`` every name component
+    that is not valid UTF-8 decoded strictly with ENC (a component that does not decode is kept)."""
+    enc = job.opts.names_encoding
+    if enc is None or job.mode != "convert":
+        return rel
+    try:
+        rel.decode("utf-8")
+        return rel
+    except UnicodeDecodeError:
+        pass
+    parts = []
+    for comp in rel.split(b"/"):
+        text = try_decode(comp, enc)
+        parts.append(
+            text.encode("utf-8") if text is not None and "/" not in text and "\x00" not in text else comp
+        )
+    return b"/".join(parts)
+
+
+def _write_output(
+    job: Job,
+    entry: Entry,
+    data: bytes,
+    output: bytes,
+    st: os.stat_result,
+    group: fsio.CommitGroup | None = None,
+) -> str:
+    """Write the UTF-8 output (mirror, or in place after backing up the original); returns its name."""
+    out_root = job.out_root
+    assert out_root is not None
+    if job.mode == "in-place":
+        if output == data:
+            return display_path(entry.rel)[0]  # nothing to rewrite
+        fsio.atomic_write(
+            _join(job.side_root or b"", entry.rel), data, st, job.opts.fsync, group
+        )  # backup first
+    rel = out_rel(job, entry.rel)
+    fsio.atomic_write(_join(out_root, rel), output, st, job.opts.fsync, group)
+    return display_path(rel)[0]
+
+
+def _from_verdict(entry: Entry, v: Verdict, size: int, sha1: str, **kw: object) -> FileRecord:
+    warnings = (*v.warnings, *kw.pop("warnings", ()))  # type: ignore[misc]
+    return _record(
+        entry,
+        v.outcome,
+        size=size,
+        sha1=sha1,
+        encoding=v.encoding,
+        confidence=v.confidence,
+        decision=v.decision,
+        verification=v.verification,
+        reason=v.reason,
+        warnings=warnings,
+        candidates=v.candidates,
+        bom=v.bom,
+        line_endings=v.line_endings,
+        binary=v.binary,
+        ambiguous=v.ambiguous,
+        mixed=v.mixed,
+        **kw,
+    )
+
+
+def _process_stream(
+    job: Job, entry: Entry, detect: DetectFn, write: bool, previous: FileRecord | None
+) -> FileRecord:
+    fd, st = fsio.open_source(_join(job.src, entry.rel))
+    try:
+        if previous is not None:  # --resume: one hashing pass decides whether the work is done
+            sha = hashlib.sha1()
+            while chunk := os.read(fd, job.opts.chunk_size):
+                sha.update(chunk)
+            if _resumable(job, entry, previous, sha.hexdigest()):
+                return previous
+        opener = None
+        if write:
+            if job.mode == "in-place":
+                # back up the original first (streamed), then rewrite in place
+                with fsio.AtomicWriter(_join(job.side_root or b"", entry.rel), st, job.opts.fsync) as w:
+                    os.lseek(fd, 0, os.SEEK_SET)
+                    while chunk := os.read(fd, job.opts.chunk_size):
+                        w.write(chunk)
+                    w.commit()
+            out_root = job.out_root
+            assert out_root is not None
+            rel = out_rel(job, entry.rel)
+
+            def opener() -> fsio.AtomicWriter:
+                return fsio.AtomicWriter(_join(out_root, rel), st, job.opts.fsync)
+
+        res = examine_stream(fd, job.opts, detect, opener)
+        v = res.verdict
+        output = salvaged = None
+        if res.written:
+            output = display_path(out_rel(job, entry.rel))[0]
+        elif write and v.outcome == "quarantined":
+            output, salvaged = _write_quarantine(job, entry, None, fd, st, v, res.sha1)
+        return _from_verdict(
+            entry,
+            v,
+            st.st_size,
+            res.sha1,
+            output=output,
+            output_sha1=res.output_sha1,
+            salvaged=salvaged,
+            warnings=("streamed (file larger than the in-memory limit)",),
+        )
+    finally:
+        os.close(fd)
+
+
+RESUMED = "resumed"
+
+
+def process_entry(
+    job: Job,
+    entry: Entry,
+    detect: DetectFn,
+    previous: FileRecord | None = None,
+    group: fsio.CommitGroup | None = None,
+) -> FileRecord:
+    """Examine one walked entry and write its outputs; raises FatalIOError when the run must stop.
+
+    With ``--resume``, returns ``previous`` itself (the identical object) when the file is done already.
+    """
+    opts = job.opts
+    if entry.kind == "symlink":
+        return _record(entry, "skipped", reason=entry.detail)
+    if entry.kind == "special":
+        return _record(entry, "skipped", reason=entry.detail)
+    if entry.kind == "error":
+        return _record(entry, "error", reason=entry.detail)
+    rel_str = display_path(entry.rel)[0]
+    if (opts.include and not matches(rel_str, opts.include)) or (
+        opts.exclude and matches(rel_str, opts.exclude)
+    ):
+        return _record(entry, "skipped", size=entry.size, reason="excluded")
+    write = job.mode != "scan" and not opts.dry_run
+    src_path = _join(job.src, entry.rel)
+    try:
+        data, st = fsio.read_source(src_path, max_size=opts.stream_threshold)
+    except fsio.NotRegularFile:
+        return _record(entry, "skipped", reason="not a regular file (changed during the walk)")
+    except OSError as exc:
+        if fsio.is_fatal(exc):
+            raise FatalIOError(f"reading {rel_str}: {exc.strerror or exc}") from exc
+        return _record(entry, "error", size=entry.size, reason=f"unreadable: {exc.strerror or exc}")
+    try:
+        if data is None:
+            return _process_stream(job, entry, detect, write, previous)
+        sha1 = _sha1(data)
+        if previous is not None and _resumable(job, entry, previous, sha1):
+            return previous
+        try:
+            v = examine(data, opts, detect)
+        except (ValueError, LookupError, KeyError, AssertionError, RuntimeError) as exc:
+            # A failure inside the detector or a decoder on one file must not end the run: the file
+            # gets outcome "error" with the cause, the others go on (exit code 1 tells the user).
+            return _record(
+                entry,
+                "error",
+                size=len(data),
+                sha1=sha1,
+                reason=f"examining failed: {type(exc).__name__}: {exc}",
+            )
+        output = output_sha1 = salvaged = None
+        if v.outcome in ("converted", "utf8"):
+            assert v.output is not None
+            output_sha1 = sha1 if v.output is data or v.output == data else _sha1(v.output)
+            if write:
+                output = _write_output(job, entry, data, v.output, st, group)
+        elif v.outcome == "quarantined" and write:
+            output, salvaged = _write_quarantine(job, entry, data, None, st, v, sha1, group)
+        return _from_verdict(
+            entry, v, len(data), sha1, output=output, output_sha1=output_sha1, salvaged=salvaged
+        )
+    except OSError as exc:
+        if fsio.is_fatal(exc):
+            raise FatalIOError(f"writing {rel_str}: {exc.strerror or exc}") from exc
+        return _record(
+            entry,
+            "error",
+            size=len(data) if data else entry.size,
+            reason=f"write failed: {exc.strerror or exc}",
+        )
+
+
+def _resumable(job: Job, entry: Entry, prev: FileRecord, sha1: str) -> bool:
+    """``--resume``: same source SHA-1 and the output the manifest names is present."""
+    if prev.sha1 != sha1 or prev.outcome not in ("converted", "utf8", "quarantined"):
+        return False
+    if prev.outcome == "quarantined":
+        return os.path.exists(_join(job.side_root or b"", _Q + b"/" + entry.rel))
+    return os.path.exists(_join(job.out_root or b"", out_rel(job, entry.rel)))
+
+
+# ---------------------------------------------------------------------------------------------- workers
+
+_WORKER: dict[str, object] = {}
+
+
+def _worker_init(job: Job) -> None:
+    _WORKER["job"] = job
+    _WORKER["detect"] = load_detector(job.opts.detector)
+
+
+def run_batch(
+    job: Job, batch: list[tuple[int, Entry, FileRecord | None]], detect: DetectFn
+) -> tuple[list[tuple[int, FileRecord, bool]], str | None]:
+    """Process a batch of entries with one group commit; returns ([(index, record, resumed)], fatal).
+
+    Records are returned only after their outputs are renamed into place, so a manifest line never
+    names an output that a crash could still lose.
+    """
+    group = fsio.CommitGroup(job.opts.fsync)
+    out: list[tuple[int, FileRecord, bool]] = []
+    fatal = None
+    try:
+        for i, entry, prev in batch:
+            try:
+                rec = process_entry(job, entry, detect, prev, group)
+            except FatalIOError as exc:
+                fatal = str(exc)
+                break
+            out.append((i, rec, prev is not None and rec is prev))
+        group.commit()
+    except OSError as exc:
+        group.abort()
+        if not fsio.is_fatal(exc):
+            raise
+        return [], f"committing outputs: {exc.strerror or exc}"
+    finally:
+        group.abort()  # no-op after a successful commit
+    return out, fatal
+
+
+def _worker_batch(
+    batch: list[tuple[int, Entry, FileRecord | None]],
+) -> tuple[list[tuple[int, FileRecord | str]], str | None]:
+    job = _WORKER["job"]
+    detect = _WORKER["detect"]
+    assert isinstance(job, Job)
+    done, fatal = run_batch(job, batch, detect)  # type: ignore[arg-type]
+    # a resumed record goes back as a marker: the parent holds the identical object already
+    return [(i, RESUMED if resumed else rec) for i, rec, resumed in done], fatal
+
+
+def _batches(
+    items: Iterable[tuple[int, Entry, FileRecord | None]],
+) -> Iterator[list[tuple[int, Entry, FileRecord | None]]]:
+    batch: list[tuple[int, Entry, FileRecord | None]] = []
+    size = 0
+    for item in items:
+        batch.append(item)
+        size += item[1].size
+        if len(batch) >= BATCH_FILES or size >= BATCH_BYTES:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
+
+
+def _execute(
+    job: Job,
+    entries: list[Entry],
+    previous: dict[str, FileRecord],
+    sink: Callable[[int, FileRecord, bool], None],
+) -> str | None:
+    """Process every entry, calling ``sink(index, record, resumed)``; returns the fatal error, if any."""
+    prev_of = [previous.get(_key(e)) for e in entries]
+    items = ((i, e, prev_of[i]) for i, e in enumerate(entries))
+    if job.opts.workers <= 1:
+        detect = load_detector(job.opts.detector)
+        for batch in _batches(items):
+            done, fatal = run_batch(job, batch, detect)
+            for i, rec, resumed in done:
+                sink(i, rec, resumed)
+            if fatal is not None:
+                return fatal
+        return None
+    ctx = multiprocessing.get_context("fork")
+    fatal = None
+    with cf.ProcessPoolExecutor(
+        job.opts.workers, mp_context=ctx, initializer=_worker_init, initargs=(job,)
+    ) as pool:
+        pending: set[cf.Future[tuple[list[tuple[int, FileRecord | str]], str | None]]] = set()
+        batches = _batches(items)
+        limit = job.opts.workers * INFLIGHT_PER_WORKER
+        exhausted = False
+        while True:
+            while not exhausted and fatal is None and len(pending) < limit:
+                batch = next(batches, None)
+                if batch is None:
+                    exhausted = True
+                    break
+                pending.add(pool.submit(_worker_batch, batch))
+            if not pending:
+                break
+            done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+            for fut in done:
+                results, batch_fatal = fut.result()
+                for i, rec in results:
+                    if isinstance(rec, str):  # RESUMED
+                        prev = prev_of[i]
+                        assert prev is not None
+                        sink(i, prev, True)
+                    else:
+                        sink(i, rec, False)
+                fatal = fatal or batch_fatal
+            if fatal is not None:
+                for fut in pending:
+                    fut.cancel()
+    return fatal
+
+
+# ---------------------------------------------------------------------------------------------- manifest
+
+
+def _key(entry_or_record: Entry | FileRecord) -> str:
+    if isinstance(entry_or_record, Entry):
+        path, path_hex = display_path(entry_or_record.rel)
+        return path_hex or path
+    return entry_or_record.path_hex or entry_or_record.path
+
+
+def read_manifest(path: bytes) -> dict[str, FileRecord]:
+    """Records of a (possibly interrupted) manifest: latest line per file wins, a torn line is ignored."""
+    out: dict[str, FileRecord] = {}
+    try:
+        with open(path, "rb") as f:
+            for raw in f:
+                try:
+                    rec = FileRecord.from_dict(json.loads(raw))
+                except (ValueError, KeyError, TypeError):
+                    continue
+                out[_key(rec)] = rec
+    except FileNotFoundError:
+        pass
+    return out
+
+
+def _manifest_path(job: Job) -> bytes | None:
+    if job.opts.manifest:
+        return os.fsencode(job.opts.manifest)
+    if job.side_root is None:
+        return None
+    return os.path.join(job.side_root, MANIFEST_NAME.encode())
+
+
+# ---------------------------------------------------------------------------------------------- safety
+
+
+def _real(p: bytes) -> bytes:
+    return os.path.realpath(os.path.abspath(p))
+
+
+def _inside(child: bytes, parent: bytes) -> bool:
+    return child == parent or child.startswith(parent.rstrip(b"/") + b"/")
+
+
+def check_paths(job: Job) -> None:
+    """Refuse layouts that could damage SRC (issue 5 safety list): UnsafePathError / ConversionError."""
+    src = _real(job.src)
+    if not os.path.isdir(job.src):
+        raise ConversionError(f"SRC {os.fsdecode(job.src)!r} is not a directory")
+    others: list[tuple[str, bytes]] = []
+    if job.mode == "convert":
+        assert job.dst is not None
+        others.append(("DST", job.dst))
+    if job.mode == "in-place":
+        others.append(("--backup-dir", os.fsencode(job.opts.backup_dir or "")))
+    if job.opts.manifest:
+        others.append(("--manifest", os.fsencode(job.opts.manifest)))
+    for what, path in others:
+        real = _real(path)
+        if _inside(real, src):
+            raise UnsafePathError(
+                f"{what} {os.fsdecode(path)!r} is inside SRC {os.fsdecode(job.src)!r}: "
+                "choose a location outside the source tree"
+            )
+        if what != "--manifest" and _inside(src, real):
+            raise UnsafePathError(
+                f"SRC {os.fsdecode(job.src)!r} is inside {what} {os.fsdecode(path)!r}: "
+                "choose a location outside the source tree"
+            )
+    side = job.side_root
+    if job.mode != "scan" and side is not None and os.path.isdir(side) and not job.opts.dry_run:
+        names = set(os.listdir(side))
+        if names and not job.opts.resume:
+            raise ConversionError(
+                f"{os.fsdecode(side)!r} is not empty: choose an empty or new directory, "
+                "or add --resume to continue a previous run there"
+            )
+    if job.mode == "convert" and os.path.lexists(os.path.join(job.src, _Q)):
+        raise ConversionError(
+            f"SRC has a top-level {QUARANTINE_DIR!r} entry, which would collide with "
+            f"DST/{QUARANTINE_DIR}: convert its parent directories separately"
+        )
+
+
+# ---------------------------------------------------------------------------------------------- runs
+
+
+def _announce(progress: Progress | None, total: int) -> None:
+    """Tell a progress display how many files to expect, when it wants to know (``set_total``)."""
+    set_total = getattr(progress, "set_total", None)
+    if set_total is not None:
+        set_total(total)
+
+
+def run_convert(job: Job, progress: Progress | None = None, entries: list[Entry] | None = None) -> Report:
+    """Convert (or dry-run) a tree; see :func:`mojifix.convert.convert`."""
+    t0 = time.perf_counter()
+    check_paths(job)
+    opts = job.opts
+    manifest = None if opts.dry_run else _manifest_path(job)
+    if entries is None:
+        entries = list(walk(job.src))
+    previous: dict[str, FileRecord] = {}
+    if not opts.dry_run and job.side_root is not None:
+        for root in {job.out_root, job.side_root}:
+            if root is not None and (root != job.src or job.mode == "in-place"):
+                fsio.remove_stale_temps(root)  # leftovers of a killed run
+        if opts.resume and manifest is not None:
+            previous = read_manifest(manifest)
+        os.makedirs(job.side_root, exist_ok=True)
+    results: list[FileRecord | None] = [None] * len(entries)
+    lines: list[bytes] = [b""] * len(entries)
+    resumed = 0
+    _announce(progress, len(entries))
+    log = open(manifest, "ab" if opts.resume else "wb") if manifest is not None else None  # noqa: SIM115
+    try:
+
+        def sink(i: int, rec: FileRecord, was_resumed: bool) -> None:
+            nonlocal resumed
+            results[i] = rec
+            resumed += was_resumed
+            if log is not None:
+                lines[i] = rec.to_json().encode() + b"\n"
+                if not was_resumed:
+                    log.write(lines[i])
+                    log.flush()
+            if progress is not None:
+                progress(rec)
+
+        fatal = _execute(job, entries, previous, sink)
+    finally:
+        if log is not None:
+            log.close()
+    records = tuple(r for r in results if r is not None)
+    if manifest is not None and fatal is None:
+        # one line per file, in walk order: the append-only log of this run becomes the manifest
+        fsio.atomic_write(manifest, b"".join(lines), None, opts.fsync)
+    return Report(
+        records,
+        time.perf_counter() - t0,
+        os.fsdecode(manifest) if manifest else None,
+        dry_run=opts.dry_run,
+        resumed=resumed,
+        fatal=fatal,
+    )
+
+
+def run_scan(src: bytes, opts: Options, progress: Progress | None = None) -> ScanReport:
+    """Inventory a tree (or one file) without writing anything."""
+    t0 = time.perf_counter()
+    opts = replace(opts, dry_run=True)
+    if os.path.isdir(src):
+        job = Job(src, None, opts, "scan")
+        entries = list(walk(src))
+    elif os.path.lexists(src):
+        head, name = os.path.split(src)
+        job = Job(head or b".", None, opts, "scan")
+        entries = [Entry(name, "file", os.lstat(src).st_size)]
+    else:
+        raise ConversionError(f"{os.fsdecode(src)!r} does not exist")
+    results: list[FileRecord | None] = [None] * len(entries)
+    _announce(progress, len(entries))
+
+    def sink(i: int, rec: FileRecord, _resumed: bool) -> None:
+        results[i] = rec
+        if progress is not None:
+            progress(rec)
+
+    fatal = _execute(job, entries, {}, sink)
+    if fatal:
+        raise FatalIOError(fatal)
+    return ScanReport(tuple(r for r in results if r is not None), time.perf_counter() - t0)

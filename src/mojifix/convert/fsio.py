@@ -1,0 +1,251 @@
+"""File-system primitives: read a source file without touching it, write an output atomically.
+
+Reading never changes SRC: files and directories are opened with ``O_NOATIME`` where the kernel
+allows it (so even the access time stays), ``O_NOFOLLOW`` (a symlink swapped in after the walk is
+refused, not followed) and ``O_NONBLOCK`` (a FIFO swapped in after the walk cannot block the open;
+``fstat`` then rejects it). Writes go to a temporary file in the destination directory, are
+fsynced, get the source's permission bits and timestamps, and are renamed into place, so an output
+name only ever holds a complete file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import os
+import stat
+from collections.abc import Callable
+
+__all__ = [
+    "TEMP_MARK",
+    "NotRegularFile",
+    "atomic_write",
+    "is_fatal",
+    "open_dir_noatime",
+    "read_source",
+    "remove_stale_temps",
+]
+
+_NOATIME = getattr(os, "O_NOATIME", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+#: temporary output files are named ``.<name>.mojifix-tmp-<pid>``; a run (or --resume) removes
+#: leftovers of a killed run before writing.
+TEMP_MARK = b".mojifix-tmp-"
+#: errors after which continuing would only fail again: stop the run (exit code 2)
+_FATAL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
+
+
+class NotRegularFile(OSError):
+    """The path is not (or no longer) a regular file: FIFO, socket, device or directory."""
+
+
+def is_fatal(exc: BaseException) -> bool:
+    """True for I/O errors that end the whole run (disk full, quota, read-only file system, EIO)."""
+    return isinstance(exc, OSError) and exc.errno in _FATAL_ERRNOS
+
+
+def _open_noatime(path: bytes, flags: int) -> int:
+    try:
+        return os.open(path, flags | _NOATIME)
+    except PermissionError:
+        if not _NOATIME:
+            raise
+        return os.open(path, flags)  # O_NOATIME needs ownership; fall back to a plain open
+
+
+def open_dir_noatime(path: bytes) -> int:
+    """A directory descriptor opened without updating the directory's access time."""
+    return _open_noatime(path, os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC)
+
+
+def read_source(path: bytes, max_size: int | None = None) -> tuple[bytes | None, os.stat_result]:
+    """Read a whole regular file in one read; returns (None, stat) when it is larger than ``max_size``."""
+    fd = _open_noatime(path, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW | _CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFile(errno.EINVAL, "not a regular file", os.fsdecode(path))
+        if max_size is not None and st.st_size > max_size:
+            return None, st
+        with open(fd, "rb", closefd=False) as f:
+            data = f.read()
+        return data, st
+    finally:
+        os.close(fd)
+
+
+def open_source(path: bytes) -> tuple[int, os.stat_result]:
+    """Open a regular file for streaming; the caller closes the descriptor."""
+    fd = _open_noatime(path, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW | _CLOEXEC)
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise NotRegularFile(errno.EINVAL, "not a regular file", os.fsdecode(path))
+    return fd, st
+
+
+def temp_name(dest: bytes) -> bytes:
+    head, tail = os.path.split(dest)
+    return os.path.join(head, b"." + tail + TEMP_MARK + str(os.getpid()).encode())
+
+
+def _makedirs(directory: bytes) -> None:
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+
+
+class AtomicWriter:
+    """Write chunks to a temporary file next to ``dest``; ``commit()`` fsyncs and renames it into place.
+
+    Used as a context manager: leaving the block without ``commit()`` (an exception, a failed
+    verification) removes the temporary file, so no partial output ever remains under any name.
+    """
+
+    def __init__(self, dest: bytes, st: os.stat_result | None = None, fsync: bool = True) -> None:
+        self.dest = dest
+        self.st = st
+        self.fsync = fsync
+        _makedirs(os.path.dirname(dest))
+        self.tmp = temp_name(dest)
+        self.fd: int | None = os.open(
+            self.tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _CLOEXEC | _NOFOLLOW, 0o600
+        )
+
+    def write(self, data: bytes | memoryview) -> None:
+        assert self.fd is not None
+        view = memoryview(data)
+        while view:
+            n = os.write(self.fd, view)
+            view = view[n:]
+
+    def commit(self, group: CommitGroup | None = None) -> None:
+        """fsync and rename now, or (with ``group``) hand the finished temporary file to a group commit."""
+        assert self.fd is not None
+        fd, self.fd = self.fd, None
+        try:
+            if self.st is not None:
+                os.fchmod(fd, stat.S_IMODE(self.st.st_mode))
+                os.utime(fd, ns=(self.st.st_atime_ns, self.st.st_mtime_ns))  # after the last write
+            if self.fsync and group is None:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        if group is not None:
+            group.add(self.tmp, self.dest)
+            self.tmp = b""  # the group owns it now
+        else:
+            os.rename(self.tmp, self.dest)
+
+    def abort(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+        if self.tmp:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.tmp)
+
+    def __enter__(self) -> AtomicWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd is not None or (self.tmp and os.path.lexists(self.tmp)):
+            self.abort()
+
+
+class CommitGroup:
+    """Group commit: many finished temporary files made durable by one ``syncfs`` per file system,
+    then renamed into place in the order they were added.
+
+    fsync per file costs a journal commit each (about 14 ms per file on the benchmark machine, three
+    times the rest of the work); one syncfs per batch of files gives the same guarantee, since every
+    rename happens only after the data of every file of the batch is on disk. Where syncfs is not
+    available, each file is fsynced. ``abort()`` removes the temporary files that were not renamed.
+    """
+
+    def __init__(self, fsync: bool = True) -> None:
+        self.fsync = fsync
+        self.pending: list[tuple[bytes, bytes]] = []
+
+    def add(self, tmp: bytes, dest: bytes) -> None:
+        self.pending.append((tmp, dest))
+
+    def commit(self) -> None:
+        if not self.pending:
+            return
+        if self.fsync:
+            _sync_all([tmp for tmp, _ in self.pending])
+        while self.pending:
+            tmp, dest = self.pending[0]
+            os.rename(tmp, dest)
+            self.pending.pop(0)
+
+    def abort(self) -> None:
+        for tmp, _ in self.pending:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+        self.pending.clear()
+
+
+def _syncfs() -> Callable[[int], int] | None:
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.syncfs  # type: ignore[no-any-return]
+    except (OSError, AttributeError):
+        return None
+
+
+_SYNCFS = _syncfs()
+
+
+def _sync_all(paths: list[bytes]) -> None:
+    """Make the data of ``paths`` durable: syncfs once per file system, else fsync each file."""
+    if _SYNCFS is not None:
+        seen: set[int] = set()
+        for path in paths:
+            fd = os.open(path, os.O_RDONLY | _CLOEXEC)
+            try:
+                dev = os.fstat(fd).st_dev
+                if dev not in seen:
+                    seen.add(dev)
+                    if _SYNCFS(fd) != 0:
+                        err = ctypes.get_errno()
+                        raise OSError(err, os.strerror(err))
+            finally:
+                os.close(fd)
+        return
+    for path in paths:
+        fd = os.open(path, os.O_RDONLY | _CLOEXEC)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def atomic_write(
+    dest: bytes,
+    data: bytes,
+    st: os.stat_result | None = None,
+    fsync: bool = True,
+    group: CommitGroup | None = None,
+) -> None:
+    """Write ``data`` to ``dest`` atomically (temp file in the same directory, fsync, rename), or
+    leave the finished temporary file to ``group``."""
+    with AtomicWriter(dest, st, fsync) as w:
+        w.write(data)
+        w.commit(group)
+
+
+def remove_stale_temps(root: bytes) -> int:
+    """Remove temporary files a killed run left under ``root``; returns how many."""
+    removed = 0
+    if not os.path.isdir(root):
+        return 0
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            if TEMP_MARK in name:
+                os.unlink(os.path.join(dirpath, name))
+                removed += 1
+    return removed

@@ -1,0 +1,666 @@
+"""Mixed files: a head in one encoding with a tail appended in another.
+
+The decision over the whole file names one encoding; a file whose tail was appended in another
+encoding either fails the strict decode somewhere after the boundary, or (when the tail's bytes
+happen to be valid in the head's encoding, e.g. a UTF-8 tail after windows-1252, Big5 after GBK,
+8-bit text after UTF-16) decodes "cleanly" into mojibake. Probes, cheapest first, each returning the
+boundary offset and both encodings:
+
+F. UTF-16 next to 8-bit text: NUL bytes occur in text only as UTF-16; a NUL-free head or tail that
+   reads as confident 8-bit text and not as UTF-16 (byte order from the NUL parity).
+G. UTF-16 followed by UTF-16 of the other byte order: the NUL parity flips.
+A. UTF-8 tail: the bytes after the last invalid-UTF-8 byte (and after the last NUL) are valid UTF-8
+   holding several multi-byte sequences. Random legacy bytes rarely form even one valid multi-byte
+   sequence; several in a row are UTF-8's signature.
+B. UTF-8 head: symmetric, the bytes before the first invalid-UTF-8 byte are UTF-8 with several
+   multi-byte sequences.
+C. Strict failure at offset F in the head's encoding: the tail starts at the line holding F; its
+   encoding is the detector's verdict on the bytes from there to the end; earlier lines join the tail
+   while they read better in the tail's encoding.
+D. Clean decode: the last lines look like another encoding read as the head's (CJK glued to Latin
+   letters, runs of accented letters, a sharp drop of the text score), and the detector, asked about
+   them alone, is confident of another encoding.
+H. Clean decode: the first lines read far better in another encoding than the whole-file verdict
+   (a Big5 head under a GBK tail); the split is then looked for under that encoding (C or D).
+
+Every split is checked: the head decodes strictly in the head encoding and the tail in the tail
+encoding. Every threshold below is named with how it was chosen.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import numpy as np
+
+from mojifix.convert.codec import decode_strict, same_decoder, try_decode
+from mojifix.convert.records import Split
+from mojifix.detect import score_text
+from mojifix.detect.result import Detection
+
+__all__ = ["find_split", "salvage", "split_on_nul"]
+
+DetectFn = Callable[..., Detection]
+_Span = tuple[int, int] | None
+
+#: multi-byte UTF-8 sequences needed before a prefix/suffix is called UTF-8. A single valid pair
+#: occurs by chance in GBK/Big5 text (e.g. GBK D0 A1 is also UTF-8 U+0421); three in a run of
+#: otherwise valid UTF-8 did not occur in any clean file of the benchmark corpus.
+MIN_UTF8_SEQUENCES = 3
+#: a legacy head's last bytes (or a legacy tail's first bytes) can form a valid UTF-8 sequence by
+#: chance (GBK "码。" = C2 EB A1 A3 ends in the valid UTF-8 sequence EB A1 A3); a line start at most
+#: this many bytes beyond such a point is taken as the boundary instead
+COINCIDENCE_BYTES = 8
+#: lead bytes of multi-byte UTF-8 sequences (C2..F4)
+_UTF8_LEADS = bytes(range(0xC2, 0xF5))
+_NON_ASCII = bytes(range(0x80, 0x100))
+_ODD_CONTROLS = bytes([*range(0x00, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F])
+_LONE = re.compile("[\udc80-\udcff]")
+_LAST_LONE = re.compile(".*[\udc80-\udcff]", re.S)
+_LAST_NON_ASCII = re.compile(rb"[\x80-\xff][\x00-\x7f]*\Z")
+
+#: probe D: how many of the last non-ASCII lines are examined (an appended tail is a few lines; the
+#: scan gives up after MAX_SCAN_LINES lines of any kind)
+TAIL_LINES = 4
+MAX_SCAN_LINES = 64
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff"
+_CJK_GLUED = re.compile(f"[a-z][{_CJK}]|[{_CJK}][a-z]{{2}}")
+_NON_ASCII_RUN = re.compile("[\u0080-\uffff]{3}")
+_CJK_HEADS = frozenset({"GBK", "gb18030", "Big5", "Shift_JIS", "EUC-JP", "EUC-KR"})
+_LATIN_HEADS = frozenset(
+    {"windows-1252", "windows-1250", "windows-1254", "windows-1257", "ISO-8859-2", "ISO-8859-15", "macintosh"}
+)
+#: probe D, CJK after CJK: the last line must score this much worse (mojifix.detect.score_text, mean
+#: log-probability per character) than an earlier line; real lines of one text differ by about 1-2
+SCORE_DROP = 3.0
+#: probe D on a UTF-16 head: the tail probe holds at least this many bytes, and never more than this
+#: fraction of the file (a "tail" is a tail)
+PROBE_MIN_UTF16_BYTES = 24
+PROBE_MAX_FRACTION = 0.5
+#: probe D fires only when the detector is this confident about the tail's encoding...
+TAIL_MIN_CONFIDENCE = 0.8
+#: ...and gives the whole-file encoding at most this confidence for the tail.
+TAIL_MAX_HEAD_CONFIDENCE = 0.05
+#: probe D on a UTF-16 head: share of the tail's code units that must look like 8-bit text read as
+#: UTF-16 (both bytes printable ASCII, or Hangul/private use). Chinese UTF-16 text has about 20% units
+#: with both bytes printable ASCII; Latin 8-bit text read in pairs over 90%.
+IMPLAUSIBLE_UTF16_SHARE = 0.6
+#: probe F: the NUL-free side of a UTF-16/8-bit mix must hold at least this many bytes (a short
+#: sentence; fewer bytes of UTF-16 CJK text after its last NUL look like anything)
+MIN_NUL_FREE_BYTES = 24
+#: probe F: line feeds of the NUL-free prefix tried as the start of a UTF-16 tail
+MAX_NUL_CUTS = 8
+#: mojifix.detect.score_text (mean log-probability per character) of real text is about -2 (Latin)
+#: to -7 (Chinese); 8-bit text read as UTF-16 (or the reverse) scores -12 or lower. A reading must win
+#: by this much to overrule the other.
+SCORE_MARGIN = 3.0
+#: probes C/D: at most this many earlier lines are examined when moving the boundary back; a line
+#: joins the tail when it scores (mojifix.detect.score_text) this much better in the tail's encoding
+MAX_REFINE_LINES = 64
+LINE_MARGIN = 0.5
+#: probe H: the first lines examined hold this many non-ASCII bytes (at most FIRST_LINES_MAX bytes);
+#: a CJK verdict is questioned when another CJK encoding scores SIBLING_MARGIN better on them (Big5
+#: text read as GBK scores 2.5-5 worse than read as Big5 on the corpus sentences, and vice versa)
+FIRST_LINES_NON_ASCII = 64
+FIRST_LINES_MAX = 4096
+SIBLING_MARGIN = 2.0
+#: ...and only when the first lines score below this under the verdict: real Chinese lines of the
+#: corpus score -6.4 to -8.4, Big5 read as GBK (and GBK as Big5) -10.6 to -13.1
+SUSPECT_SCORE = -9.5
+_UTF16 = ("UTF-16LE", "UTF-16BE")
+
+
+def _multibyte_count(seg: bytes) -> int:
+    return len(seg) - len(seg.translate(None, _UTF8_LEADS))
+
+
+def _utf8_bad_span(data: bytes) -> tuple[int, int] | None:
+    """(first invalid byte offset, end of the last invalid byte) under strict UTF-8, or None if valid."""
+    text = data.decode("utf-8", "surrogateescape")
+    first = _LONE.search(text)
+    if first is None:
+        return None
+    last = _LAST_LONE.match(text)
+    assert last is not None
+    first_off = len(text[: first.start()].encode("utf-8", "surrogateescape"))
+    last_end = len(text[: last.end()].encode("utf-8", "surrogateescape"))
+    return first_off, last_end
+
+
+def _line_starts(data: bytes, lo: int, hi: int, encoding: str, origin: int) -> list[int]:
+    """Offsets in [lo, hi] where a line starts, in ``encoding``'s units (UTF-16: aligned to ``origin``)."""
+    out: list[int] = []
+    if encoding in _UTF16:
+        nl = b"\n\x00" if encoding == "UTF-16LE" else b"\x00\n"
+        i = data.find(nl, max(lo - 2, origin))
+        while i != -1 and i + 2 <= hi:
+            if (i - origin) % 2 == 0 and i + 2 >= lo:
+                out.append(i + 2)
+            i = data.find(nl, i + 1)
+        return out
+    i = data.find(b"\n", max(lo - 1, origin))
+    while i != -1 and i + 1 <= hi:
+        if i + 1 >= lo:
+            out.append(i + 1)
+        i = data.find(b"\n", i + 1)
+    return out
+
+
+def _prev_line_start(data: bytes, cur: int, encoding: str, origin: int) -> int:
+    """Start of the line that ends just before ``cur`` (``origin`` when there is none)."""
+    if encoding in _UTF16:
+        nl = b"\n\x00" if encoding == "UTF-16LE" else b"\x00\n"
+        end = cur - 2
+        while True:
+            i = data.rfind(nl, origin, end)
+            if i == -1:
+                return origin
+            if (i - origin) % 2 == 0:
+                return i + 2
+            end = i + 1
+    i = data.rfind(b"\n", origin, cur - 1)
+    return origin if i == -1 else i + 1
+
+
+def _tail_encoding(data: bytes, b: int, head: str, detect: DetectFn) -> str | None:
+    """The first detector candidate for ``data[b:]`` (not the head's decoder) that decodes it strictly."""
+    tail = data[b:]
+    det = detect(tail, domain="file")
+    for cand in det.candidates:
+        if not same_decoder(cand.encoding, head) and try_decode(tail, cand.encoding) is not None:
+            return cand.encoding
+    return None
+
+
+def _head_encoding(data: bytes, start: int, b: int, head: str, detect: DetectFn) -> str:
+    """The head's encoding, re-detected on the head alone (the whole-file verdict saw the tail too)."""
+    seg = data[start:b]
+    if start:  # a BOM named the head's encoding
+        return head
+    det = detect(seg, domain="file")
+    if det.verdict == "ascii":
+        return head
+    for cand in det.candidates:
+        if try_decode(seg, cand.encoding) is not None:
+            return cand.encoding
+    return head
+
+
+def _probe_utf8_tail(data: bytes, start: int, head: str, detect: DetectFn, span: _Span) -> Split | None:
+    """Probe A."""
+    if head == "UTF-8":
+        return None
+    p = start + (span[1] if span else 0)
+    nul = data.rfind(b"\x00")
+    if nul != -1:
+        p = max(p, nul + (2 if head == "UTF-16BE" else 1))
+    if p <= start or p >= len(data):
+        return None
+    tail = data[p:]
+    if _multibyte_count(tail) < MIN_UTF8_SEQUENCES:
+        return None
+    b = p
+    if head not in _UTF16:
+        t0 = p + len(tail) - len(tail.lstrip(bytes(range(0x80))))
+        starts = _line_starts(data, p, t0, head, start)
+        later = _line_starts(data, p + 1, p + COINCIDENCE_BYTES, head, start)
+        if starts:
+            b = starts[-1]
+        elif later and _multibyte_count(data[later[0] :]) >= MIN_UTF8_SEQUENCES:
+            b = later[0]  # the head's last bytes happened to form valid UTF-8
+    head_enc = _head_encoding(data, start, b, head, detect)
+    return Split(
+        b,
+        head_enc,
+        "UTF-8",
+        f"bytes {b}..{len(data)} are valid UTF-8 "
+        f"({_multibyte_count(tail)} multi-byte sequences), the bytes before are not",
+    )
+
+
+def _probe_utf8_head(data: bytes, start: int, head: str, detect: DetectFn, span: _Span) -> Split | None:
+    """Probe B."""
+    f8 = start + span[0] if span else len(data)
+    nul = data.find(b"\x00", start)
+    if nul != -1:
+        f8 = min(f8, nul)
+    if f8 >= len(data):
+        return None
+    prefix = data[start:f8]
+    if _multibyte_count(prefix) < MIN_UTF8_SEQUENCES:
+        return None
+    m = _LAST_NON_ASCII.search(prefix)
+    h_end = start + (m.start() + 1 if m else 0)
+    starts = _line_starts(data, max(start, h_end - COINCIDENCE_BYTES), f8, "UTF-8", start)
+    starts = [ls for ls in starts if _multibyte_count(data[start:ls]) >= MIN_UTF8_SEQUENCES]
+    b = starts[-1] if starts else h_end
+    if b >= len(data):
+        return None
+    tail_enc = _tail_encoding(data, b, "UTF-8", detect)
+    if tail_enc is None:
+        return None
+    return Split(
+        b,
+        "UTF-8",
+        tail_enc,
+        f"bytes {start}..{b} are UTF-8 ({_multibyte_count(prefix)} multi-byte sequences), byte {f8} is not",
+    )
+
+
+def _refine_back(data: bytes, start: int, b: int, head: str, tail: str, detect: DetectFn) -> int:
+    """Move the boundary back over earlier lines that read better in the tail's encoding (or only in it)."""
+    best = b
+    cur = b
+    for _ in range(MAX_REFINE_LINES):
+        prev = _prev_line_start(data, cur, head, start)
+        if prev >= cur:
+            break
+        line = data[prev:cur]
+        if (head not in _UTF16 and line.isascii()) or not line.strip(b"\r\n\x00"):
+            cur = prev  # neutral: same text in both encodings; move only if a tail line precedes it
+            if prev == start:
+                break
+            continue
+        as_tail = try_decode(line, tail)
+        if as_tail is None:
+            break
+        as_head = try_decode(line, head)
+        if as_head is not None and score_text(as_tail)[1] <= score_text(as_head)[1] + LINE_MARGIN:
+            break
+        best = cur = prev
+        if prev == start:
+            break
+    return best
+
+
+def _probe_failure(data: bytes, start: int, head: str, fail: int, detect: DetectFn) -> Split | None:
+    """Probe C."""
+    starts = _line_starts(data, start, fail, head, start)
+    b = starts[-1] if starts else start
+    if b <= start:
+        return None
+    tail_enc = _tail_encoding(data, b, head, detect)
+    if tail_enc is None:
+        return None
+    b = _refine_back(data, start, b, head, tail_enc, detect)
+    if b <= start or try_decode(data[b:], tail_enc) is None:
+        return None
+    head_enc = _head_encoding(data, start, b, head, detect)
+    return Split(b, head_enc, tail_enc, f"{head} fails at byte {fail}; bytes from {b} decode as {tail_enc}")
+
+
+def _implausible_utf16(seg: bytes, encoding: str) -> bool:
+    """True when ``seg`` read as UTF-16 looks like 8-bit text: most code units are two printable ASCII
+    bytes (Latin text read in pairs), or Hangul / private-use units (GBK/Big5 byte pairs read as
+    UTF-16). Real UTF-16 text in any language has neither in the majority."""
+    text = seg[: len(seg) & ~1].decode("utf-16-le" if encoding == "UTF-16LE" else "utf-16-be", "replace")
+    if not text:
+        return False
+    odd = 0
+    for ch in text:
+        c = ord(ch)
+        if (
+            (0x20 <= c & 0xFF <= 0x7E and 0x20 <= c >> 8 <= 0x7E)
+            or 0xAC00 <= c <= 0xD7A3
+            or 0xE000 <= c <= 0xF8FF
+        ):
+            odd += 1
+    return odd / len(text) >= IMPLAUSIBLE_UTF16_SHARE
+
+
+def _not_utf16(seg: bytes, utf16: str, enc8: str) -> bool:
+    """True when ``seg`` is 8-bit text in ``enc8`` rather than ``utf16`` text.
+
+    Either most code units look like 8-bit text read in pairs (:func:`_implausible_utf16`), or the
+    text-likeness score of the 8-bit reading beats the UTF-16 reading by :data:`SCORE_MARGIN`.
+    """
+    if _implausible_utf16(seg, utf16):
+        return True
+    text8 = try_decode(seg, enc8)
+    if text8 is None:
+        return False
+    text16 = seg[: len(seg) & ~1].decode("utf-16-le" if utf16 == "UTF-16LE" else "utf-16-be", "replace")
+    return score_text(text8)[1] > score_text(text16)[1] + SCORE_MARGIN
+
+
+def _suspicious(text: str, head: str) -> bool:
+    """Cheap sign that ``text`` (one line decoded with ``head``) is mojibake of another encoding.
+
+    CJK heads: an ideograph or Hangul glued to lowercase ASCII letters ("ma帽ana", "Env韊" are
+    ñ/í of windows-1252 or UTF-8 read as GBK). Latin heads: three non-ASCII characters in a row
+    ("ÕâÀï" is GBK read as windows-1252); real Latin-script text rarely has more than two.
+    """
+    if head in _CJK_HEADS:
+        return _CJK_GLUED.search(text) is not None
+    if head in _LATIN_HEADS:
+        return _NON_ASCII_RUN.search(text) is not None
+    return False
+
+
+def _tail_lines(data: bytes, start: int, head: str) -> list[tuple[int, bytes]]:
+    """The last few non-ASCII lines as (offset, bytes), last first."""
+    out: list[tuple[int, bytes]] = []
+    pos = len(data)
+    for _ in range(MAX_SCAN_LINES):
+        if pos <= start or len(out) >= TAIL_LINES:
+            break
+        s = _prev_line_start(data, pos, head, start)
+        if not data[s:pos].isascii():
+            out.append((s, data[s:pos]))
+        pos = s
+    return out
+
+
+def _probe_tail(data: bytes, start: int, head: str, detect: DetectFn) -> Split | None:
+    """Probe D: the last lines look like another encoding read as ``head``, and the detector agrees."""
+    if head in _UTF16:
+        return _probe_tail_utf16(data, start, head, detect)
+    if head not in _CJK_HEADS and head not in _LATIN_HEADS:
+        return None  # unusual verdicts (cp861, mac-greek...) are left to probe H
+    lines = _tail_lines(data, start, head)
+    if not lines:
+        return None
+    b = None
+    for offset, line in lines:  # last first: the suspicious run must reach the end of the file
+        text = try_decode(line, head)
+        if text is None or not _suspicious(text, head):
+            break
+        b = offset
+    if b is None and head in _CJK_HEADS and len(lines) >= 2:
+        # CJK tail after a CJK head (Big5 after GBK...): no Latin letters to give it away; the last
+        # line reads much worse than the line before it.
+        last, before = try_decode(lines[0][1], head), try_decode(lines[-1][1], head)
+        if last and before and score_text(last)[1] < score_text(before)[1] - SCORE_DROP:
+            b = lines[0][0]
+    if b is None:
+        return None
+    return _confirm_tail(data, start, head, b, detect)
+
+
+def _first_lines(data: bytes, start: int, head: str) -> bytes:
+    """The first lines, up to FIRST_LINES_NON_ASCII non-ASCII bytes (at most FIRST_LINES_MAX bytes)."""
+    end = start
+    limit = min(len(data), start + FIRST_LINES_MAX)
+    while end < limit:
+        nxt = data.find(b"\n", end, limit)
+        end = limit if nxt == -1 else nxt + 1
+        seg = data[start:end]
+        if len(seg) - len(seg.translate(None, _NON_ASCII)) >= FIRST_LINES_NON_ASCII:
+            break
+    return data[start:end]
+
+
+def _probe_first_half(data: bytes, start: int, head: str, detect: DetectFn) -> Split | None:
+    """Probe H: the first lines read far better in another encoding than the whole-file verdict.
+
+    Two encodings glued together make a detector answer for the longer or more distinctive part (a
+    Big5 head with a GBK tail can come out GBK) or something unusual (cp861, mac-greek). CJK verdicts:
+    the first lines are scored (mojifix.detect.score_text) as the other CJK encodings; unusual
+    verdicts: the detector is asked about the first lines. If they are confidently E, look for the
+    split under E (probes C and D)."""
+    seg = _first_lines(data, start, head)
+    if seg.isascii():
+        return None
+    first = None
+    if head in _CJK_HEADS:
+        own = try_decode(seg, head)
+        if own is None:
+            return None
+        own_score = score_text(own)[1]
+        if own_score >= SUSPECT_SCORE:
+            return None  # reads like real text: no reason to question the verdict
+        for alt in _CJK_HEADS:
+            text = try_decode(seg, alt) if not same_decoder(alt, head) else None
+            if text is not None and score_text(text)[1] > own_score + SIBLING_MARGIN:
+                first = alt
+                break
+    elif head not in _LATIN_HEADS:
+        det = detect(seg, domain="file")
+        top = det.best()
+        if (
+            top is not None
+            and not det.ambiguous
+            and det.verdict == "text"
+            and top.confidence >= TAIL_MIN_CONFIDENCE
+        ):
+            first = top.encoding
+    if first is None or same_decoder(first, head) or not (first in _CJK_HEADS or first in _LATIN_HEADS):
+        return None
+    try:
+        decode_strict(data[start:], first)
+    except UnicodeDecodeError as exc:
+        return _probe_failure(data, start, first, start + exc.start, detect)
+    except LookupError:
+        return None
+    return _probe_tail(data, start, first, detect)
+
+
+def _confirm_tail(data: bytes, start: int, head: str, b: int, detect: DetectFn) -> Split | None:
+    """The detector, on ``data[b:]`` alone, is confident of another encoding (and not of ``head``)."""
+    det = detect(data[b:], domain="file")
+    top = det.best()
+    if top is None or det.ambiguous or det.verdict != "text" or same_decoder(top.encoding, head):
+        return None
+    if top.confidence < TAIL_MIN_CONFIDENCE:
+        return None
+    if any(
+        same_decoder(c.encoding, head) and c.confidence > TAIL_MAX_HEAD_CONFIDENCE for c in det.candidates
+    ):
+        return None
+    if try_decode(data[b:], top.encoding) is None:
+        return None
+    b = _refine_back(data, start, b, head, top.encoding, detect)
+    head_enc = _head_encoding(data, start, b, head, detect)
+    if same_decoder(head_enc, top.encoding):
+        return None  # the head alone says the same as the tail: one encoding after all
+    return Split(
+        b,
+        head_enc,
+        top.encoding,
+        f"the last lines (from byte {b}) are {top.encoding} ({top.confidence:.2f}), not {head}",
+    )
+
+
+def _probe_tail_utf16(data: bytes, start: int, head: str, detect: DetectFn) -> Split | None:
+    """Probe D for UTF-16 heads: the shortest run of last lines holding enough bytes, if it is not UTF-16."""
+    n = len(data)
+    limit = start + int((n - start) * (1 - PROBE_MAX_FRACTION))
+    starts = _line_starts(data, limit, n - 1, head, start)
+    b = next((s for s in reversed(starts) if n - s >= PROBE_MIN_UTF16_BYTES), None)
+    if b is None:
+        return None
+    det = detect(data[b:], domain="file")
+    top = det.best()
+    if top is None or not _not_utf16(data[b:], head, top.encoding):
+        return None
+    return _confirm_tail(data, start, head, b, detect)
+
+
+def _confident_8bit(seg: bytes, detect: DetectFn) -> str | None:
+    """The encoding the detector confidently gives ``seg`` (not UTF-16, decodes strictly), or None."""
+    det = detect(seg, domain="file")
+    top = det.best()
+    if top is None or det.ambiguous or det.verdict not in ("text", "ascii") or top.encoding in _UTF16:
+        return None
+    if det.verdict == "text" and top.confidence < TAIL_MIN_CONFIDENCE:
+        return None
+    enc = "windows-1252" if det.verdict == "ascii" else top.encoding
+    return enc if try_decode(seg, enc) is not None else None
+
+
+def _texty(seg: bytes) -> bool:
+    """No C0 control bytes that text does not use (TAB, LF, VT, FF, CR, ESC are fine)."""
+    return len(seg.translate(None, _ODD_CONTROLS)) == len(seg)
+
+
+def _has_nul_units(seg: bytes, encoding: str) -> bool:
+    """True when ``seg`` read as UTF-16 holds U+0000 units: binary data, not text."""
+    return (
+        any(seg[i] == 0 and seg[i + 1] == 0 for i in range(0, len(seg) - 1, 2))
+        if b"\x00\x00" in seg
+        else False
+    )
+
+
+def _utf16_order(seg: bytes) -> str | None:
+    """The byte order of UTF-16 ``seg``: by NUL parity when clear, else the reading that scores better
+    as text (Chinese UTF-16 has few NULs); None when neither reading decodes."""
+    order = _nul_endianness(seg)
+    if order is not None:
+        return order if try_decode(seg, order) is not None else None
+    readings = [(score_text(t)[1], e) for e in _UTF16 if (t := try_decode(seg, e)) is not None]
+    return max(readings)[1] if readings else None
+
+
+def _nul_endianness(seg: bytes) -> str | None:
+    """ "UTF-16LE" when NUL bytes sit mostly at odd offsets (high bytes of LE units), "UTF-16BE" when
+    mostly at even offsets, None when there is no clear majority."""
+    even, odd = seg[0::2].count(0), seg[1::2].count(0)
+    if odd > 2 * even:
+        return "UTF-16LE"
+    if even > 2 * odd:
+        return "UTF-16BE"
+    return None
+
+
+def _probe_nul(data: bytes, start: int, detect: DetectFn) -> Split | None:
+    """Probe F: UTF-16 text (the only text with NUL bytes) before or after NUL-free 8-bit text.
+
+    Case 1, 8-bit head + UTF-16 tail: the head is the NUL-free prefix cut at its last line feed,
+    and reads as implausible UTF-16. Case 2, UTF-16 head + 8-bit tail: the tail is what follows the
+    last NUL (the high byte of the head's last ASCII unit, typically its final line feed).
+    """
+    first = data.find(b"\x00", start)
+    if first == -1:
+        return None
+    last = data.rfind(b"\x00")
+    # Case 2: UTF-16 head, 8-bit tail.
+    for enc, b in (("UTF-16LE", last + 1), ("UTF-16BE", last + 2)):
+        tail = data[b:]
+        if len(tail) < MIN_NUL_FREE_BYTES or (b - start) % 2 or b"\x00" in tail:
+            continue
+        if not _texty(tail) or _has_nul_units(data[start:b], enc) or _utf16_order(data[start:b]) != enc:
+            continue
+        if try_decode(data[start:b], enc) is None:
+            continue
+        tail_enc = _confident_8bit(tail, detect)
+        if tail_enc is None or (len(tail) % 2 == 0 and not _not_utf16(tail, enc, tail_enc)):
+            continue
+        if tail_enc is not None:
+            return Split(
+                b,
+                enc,
+                tail_enc,
+                f"bytes {start}..{b} are {enc} (NUL bytes in place), "
+                f"bytes from {b} hold no NUL and read as {tail_enc}",
+            )
+    # Case 1: 8-bit head, UTF-16 tail.
+    # The UTF-16 tail may begin with units holding no NUL (CJK), and such units can hold 0x0A bytes
+    # (U+4E0A is 0A 4E in UTF-16LE): try the last few line feeds of the NUL-free prefix, latest first,
+    # then the unit holding the first NUL.
+    cuts: list[tuple[str, int]] = []
+    end = first
+    for _ in range(MAX_NUL_CUTS):
+        nl = data.rfind(b"\n", start, end)
+        if nl == -1:
+            break
+        cuts += [("UTF-16LE", nl + 1), ("UTF-16BE", nl + 1)]
+        end = nl
+    cuts += [("UTF-16LE", first - 1), ("UTF-16BE", first)]
+    for enc, bb in cuts:
+        head, tail = data[start:bb], data[bb:]
+        if len(head) < MIN_NUL_FREE_BYTES or not tail or _utf16_order(tail) != enc or not _texty(head):
+            continue
+        if _has_nul_units(tail, enc):
+            continue
+        if try_decode(tail, enc) is None:
+            continue
+        head_enc = _confident_8bit(head, detect)
+        if head_enc is None:
+            continue
+        if len(head) % 2 == 0 and not _not_utf16(head, enc, head_enc):
+            continue
+        if head_enc is not None:
+            return Split(
+                bb,
+                head_enc,
+                enc,
+                f"bytes {start}..{bb} hold no NUL and read as {head_enc}, "
+                f"bytes from {bb} are {enc} (NUL bytes in place)",
+            )
+    return None
+
+
+def _probe_endianness(data: bytes, start: int, head: str) -> Split | None:
+    """Probe G: UTF-16 text followed by UTF-16 text of the other byte order.
+
+    NUL bytes of ASCII units sit at odd offsets in UTF-16LE and at even offsets in UTF-16BE. The
+    boundary is the unit end that best separates head-parity NULs (before) from other-parity NULs
+    (after): the maximum over the NUL positions of (head-parity NULs so far - other-parity NULs so far).
+    """
+    other = "UTF-16BE" if head == "UTF-16LE" else "UTF-16LE"
+    head_parity = 1 if head == "UTF-16LE" else 0
+    nuls = np.flatnonzero(np.frombuffer(data, dtype=np.uint8)[start:] == 0)  # offsets from start
+    if nuls.size == 0:
+        return None
+    run = np.cumsum(np.where(nuls % 2 == head_parity, 1, -1))
+    k = int(np.argmax(run))  # the first maximum
+    if run[k] <= 0:
+        return None
+    best_b = start + int(nuls[k]) + (1 if head_parity else 2)
+    if len(data) - best_b < MIN_NUL_FREE_BYTES:
+        return None
+    tail = data[best_b:]
+    if _nul_endianness(tail) != other or _nul_endianness(data[start:best_b]) != head:
+        return None
+    if try_decode(tail, other) is None or try_decode(data[start:best_b], head) is None:
+        return None
+    return Split(
+        best_b,
+        head,
+        other,
+        f"NUL bytes sit where {head} puts them up to byte {best_b}, where {other} puts them after",
+    )
+
+
+def find_split(data: bytes, start: int, head: str, fail: int | None, detect: DetectFn) -> Split | None:
+    """Find where a file whose whole-file decision is ``head`` switches encoding, or None.
+
+    ``start`` is the BOM length; ``fail`` the offset where the strict decode in ``head`` failed
+    (None when it decoded cleanly).
+    """
+    probes: list[Callable[[], Split | None]] = []
+    if b"\x00" in data:
+        probes.append(lambda: _probe_nul(data, start, detect))
+        if head in _UTF16:
+            probes.append(lambda: _probe_endianness(data, start, head))
+    span = _utf8_bad_span(data[start:])  # shared by probes A and B
+    if head == "UTF-8":
+        probes.append(lambda: _probe_utf8_head(data, start, head, detect, span))
+    else:
+        probes.append(lambda: _probe_utf8_tail(data, start, head, detect, span))
+        probes.append(lambda: _probe_utf8_head(data, start, head, detect, span))
+    if fail is not None:
+        probes.append(lambda: _probe_failure(data, start, head, fail, detect))
+    else:
+        probes.append(lambda: _probe_tail(data, start, head, detect))
+        if head not in _UTF16 and head != "UTF-8":
+            probes.append(lambda: _probe_first_half(data, start, head, detect))
+    for probe in probes:
+        split = probe()
+        if split is not None and start < split.boundary < len(data):
+            return split
+    return None
+
+
+def salvage(data: bytes, start: int, split: Split) -> str | None:
+    """Segment-by-segment decoding of a mixed file (both segments strict), or None if either fails."""
+    head = try_decode(data[start : split.boundary], split.head_encoding)
+    tail = try_decode(data[split.boundary :], split.tail_encoding)
+    if head is None or tail is None or "\ufffd" in head or "\ufffd" in tail:
+        return None
+    return head + tail
+
+
+split_on_nul = _probe_nul

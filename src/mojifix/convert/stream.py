@@ -1,0 +1,251 @@
+"""Files larger than ``Options.stream_threshold``: decide, verify and convert in bounded memory.
+
+Pass 1 reads the file in chunks: SHA-1, strict UTF-8 validity (incremental decoder), NUL/ESC/control
+bytes, and two bounded samples (head and tail). The decision uses the BOM, UTF-8 validity over every
+byte, or the detector on the head sample; the tail sample goes through the mixed-file probes.
+Pass 2 decodes every byte strictly with an incremental decoder, re-encodes each decoded chunk and
+hashes the result (re-encoded SHA-1 == source SHA-1 is the lossless proof without holding either
+text), and streams UTF-8 into the atomic writer. Memory stays at a few chunk sizes whatever the file size.
+Known limit: a stateful encoder (ISO-2022-JP) re-encodes chunk by chunk differently from the whole,
+so such huge files are reported non-canonical (quarantined), never silently wrong.
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import itertools
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from mojifix.convert import mixed
+from mojifix.convert.codec import encode_strict, incremental_decoder, reencode_name
+from mojifix.convert.fsio import AtomicWriter
+from mojifix.convert.options import Options
+from mojifix.convert.verify import _ODD_CONTROLS, Verdict, _bom, _choose
+from mojifix.detect.result import Detection
+
+__all__ = ["StreamResult", "examine_stream"]
+
+DetectFn = Callable[..., Detection]
+
+#: bytes of the head and of the tail handed to the detector / mixed probes (1 MiB: far more than the
+#: detector needs to separate encodings, small enough to keep memory bounded)
+SAMPLE_BYTES = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class StreamResult:
+    verdict: Verdict
+    sha1: str
+    output_sha1: str | None
+    written: bool
+
+
+def _chunks(fd: int, size: int):
+    os.lseek(fd, 0, os.SEEK_SET)
+    while True:
+        chunk = os.read(fd, size)
+        if not chunk:
+            return
+        yield chunk
+
+
+def examine_stream(
+    fd: int,
+    opts: Options,
+    detect: DetectFn,
+    open_writer: Callable[[], AtomicWriter] | None,
+) -> StreamResult:
+    """Decide and (when ``open_writer`` is given and the proof holds) convert the file open at ``fd``."""
+    # Pass 1.
+    sha = hashlib.sha1()
+    utf8 = codecs.getincrementaldecoder("utf-8")("strict")
+    is_utf8 = True
+    plain = True  # no NUL, ESC or odd controls
+    head = b""
+    tail = b""
+    size = 0
+    for chunk in _chunks(fd, opts.chunk_size):
+        sha.update(chunk)
+        size += len(chunk)
+        if len(head) < SAMPLE_BYTES:
+            head += chunk[: SAMPLE_BYTES - len(head)]
+        tail = (tail + chunk)[-SAMPLE_BYTES:]
+        if plain and (
+            b"\x00" in chunk or b"\x1b" in chunk or len(chunk.translate(None, _ODD_CONTROLS)) != len(chunk)
+        ):
+            plain = False
+        if is_utf8:
+            try:
+                utf8.decode(chunk)
+            except UnicodeDecodeError:
+                is_utf8 = False
+    if is_utf8:
+        try:
+            utf8.decode(b"", True)
+        except UnicodeDecodeError:
+            is_utf8 = False
+    digest = sha.hexdigest()
+
+    start = 0
+    det = None
+    bom = _bom(head)
+    if bom is not None:
+        encoding, start = bom
+        decision, confidence = "bom", 1.0
+    elif is_utf8 and plain:
+        encoding, decision, confidence = "UTF-8", "utf8-valid", 1.0
+    else:
+        det = detect(head, domain="file")
+        if det.verdict == "binary":
+            return StreamResult(
+                Verdict("skipped", None, None, "detector", "none", reason="binary", binary=True),
+                digest,
+                None,
+                False,
+            )
+        if not det.candidates:
+            return StreamResult(
+                Verdict(
+                    "quarantined",
+                    None,
+                    None,
+                    "detector",
+                    "undecided",
+                    reason="the detector found no candidate encoding",
+                ),
+                digest,
+                None,
+                False,
+            )
+        chosen, decision, confidence = _choose(det, opts)
+        if chosen is None:
+            cands = tuple((c.encoding, c.confidence) for c in det.candidates)
+            return StreamResult(
+                Verdict(
+                    "quarantined",
+                    cands[0][0],
+                    confidence,
+                    decision,
+                    "ambiguous",
+                    reason="ambiguous: " + " vs ".join(e for e, _ in cands[:3]),
+                    candidates=cands,
+                    ambiguous=True,
+                ),
+                digest,
+                None,
+                False,
+            )
+        encoding = chosen
+        decision += " (head sample)"
+    cands = tuple((c.encoding, round(c.confidence, 4)) for c in det.candidates) if det else ()
+    bom_name = encoding if bom is not None else None
+
+    def quarantined(verification: str, reason: str, split=None) -> StreamResult:
+        warn = ("salvage is not available for streamed files",) if split is not None and opts.salvage else ()
+        v = Verdict(
+            "quarantined",
+            encoding,
+            confidence,
+            decision,
+            verification,
+            reason=reason,
+            warnings=warn,
+            candidates=cands,
+            bom=bom_name,
+            mixed=split,
+        )
+        return StreamResult(v, digest, None, False)
+
+    # Mixed-file probes on the head sample (cut at its last line end, so no character is split)
+    # and on the tail sample (from its first line start; offsets made absolute).
+    if encoding != "UTF-8":
+        utf16 = encoding in ("UTF-16LE", "UTF-16BE")
+        samples = []
+        head_end = (
+            len(head) if size == len(head) else (head.rfind(b"\n") + 1 if not utf16 else len(head) & ~1)
+        )
+        samples.append((0, head[:head_end], start))
+        if size > len(head):
+            base = size - len(tail)
+            cut = tail.find(b"\n") + 1 if not utf16 else (base - start) % 2
+            samples.append((base + cut, tail[cut:], 0))
+        for base, sample, origin in samples:
+            split = mixed.find_split(sample, origin, encoding, None, detect) if sample else None
+            if split is not None:
+                split = mixed.Split(
+                    base + split.boundary,
+                    split.head_encoding,
+                    split.tail_encoding,
+                    split.evidence + f" (sample from byte {base})",
+                )
+                return quarantined(
+                    "mixed",
+                    f"mixed: {split.head_encoding} up to byte {split.boundary}, then {split.tail_encoding}",
+                    split,
+                )
+
+    # Pass 2: strict incremental decode, re-encode hash, streaming write.
+    decode = incremental_decoder(encoding)
+    reenc = reencode_name(encoding)
+    re_sha = hashlib.sha1()
+    out_sha = hashlib.sha1()
+    writer = open_writer() if open_writer is not None else None
+    try:
+        if bom is not None:
+            re_sha.update(head[:start])
+        if writer is not None and opts.bom == "keep" and bom is not None:
+            writer.write(b"\xef\xbb\xbf")
+            out_sha.update(b"\xef\xbb\xbf")
+        consumed = 0
+        first = True
+        fail_reason = None
+        for chunk in itertools.chain(_chunks(fd, opts.chunk_size), (b"",)):
+            final = chunk == b""
+            piece = chunk[start:] if first else chunk
+            first = False
+            try:
+                text = decode(piece, final)
+            except UnicodeDecodeError as exc:
+                fail_reason = f"{encoding} cannot decode byte {start + consumed + exc.start}"
+                break
+            consumed += len(piece)
+            if "\ufffd" in text and encoding != "UTF-8":
+                fail_reason = f"decoding as {encoding} yields U+FFFD"
+                break
+            try:
+                re_sha.update(encode_strict(text, reenc))
+            except UnicodeEncodeError:
+                fail_reason = f"re-encoding with {reenc} fails"
+                break
+            if writer is not None:
+                out = text.encode("utf-8")
+                writer.write(out)
+                out_sha.update(out)
+        if fail_reason is None and re_sha.hexdigest() != digest:
+            if writer is not None:
+                writer.abort()
+            return quarantined(
+                "noncanonical",
+                f"decodes cleanly as {encoding}, but re-encoding with {reenc} "
+                "does not give back the source bytes",
+            )
+        if fail_reason is not None:
+            if writer is not None:
+                writer.abort()
+            return quarantined("decode-error", fail_reason)
+        if writer is not None:
+            writer.commit()
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
+    if encoding == "UTF-8":
+        verification = "bom-stripped" if bom is not None and opts.bom == "strip" else "lossless"
+        outcome = "utf8"
+    else:
+        verification, outcome = "lossless", "converted"
+    v = Verdict(outcome, encoding, confidence, decision, verification, candidates=cands, bom=bom_name)
+    return StreamResult(v, digest, out_sha.hexdigest() if writer is not None else None, writer is not None)

@@ -1,0 +1,335 @@
+"""Decide and verify one file held in memory: the heart of ``convert`` (issue 5, "Verify every file").
+
+Decision, in order (each step says how the file was decided, recorded in the manifest):
+
+1. empty file: already UTF-8.
+2. BOM (Encoding Standard "BOM sniff": UTF-8, UTF-16BE, UTF-16LE): the BOM names the encoding.
+3. valid UTF-8 without NUL, C0 controls, ESC or HZ's ``~{``: already UTF-8. Validity over every
+   byte is decisive (a legacy file is valid UTF-8 only by accident, and the detector's first rule
+   is the same); the excluded bytes send 7-bit ISO-2022/HZ text, UTF-16 and binary to the detector.
+4. the detector, over the whole file. An ambiguous verdict is quarantined with its candidates
+   named, unless ``--prefer`` names one of them.
+
+Verification (the lossless proof): strict decode of every byte, no U+FFFD in the text, and
+re-encoding the text with the same encoding gives back the source bytes exactly. A clean decode that
+does not re-encode to the source is *noncanonical* (reported separately; quarantined unless
+``accept_noncanonical``). A file that decodes, or fails, in a way that shows two encodings is *mixed*
+(see :mod:`mojifix.convert.mixed`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from mojifix.convert import mixed
+from mojifix.convert.codec import canonical_name, decode_strict, encode_strict, reencode_name, same_decoder
+from mojifix.convert.options import Options
+from mojifix.convert.records import Split
+from mojifix.detect.result import Detection
+
+__all__ = ["Verdict", "examine", "line_endings"]
+
+DetectFn = Callable[..., Detection]
+
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    (b"\xef\xbb\xbf", "UTF-8"),
+    (b"\xfe\xff", "UTF-16BE"),
+    (b"\xff\xfe", "UTF-16LE"),
+)
+_UTF8_BOM = b"\xef\xbb\xbf"
+#: C0 controls that do not occur in ordinary text (TAB, LF, VT, FF, CR and ESC excluded; ESC is
+#: checked separately because it marks ISO-2022 text, not binary)
+_ODD_CONTROLS = bytes([*range(0x01, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F])
+#: candidates listed in an ambiguity reason
+AMBIGUOUS_LISTED = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What to do with one file's bytes (the engine adds path, hashes and output names)."""
+
+    outcome: str  # converted | utf8 | quarantined | skipped
+    encoding: str | None
+    confidence: float | None
+    decision: str
+    verification: str
+    output: bytes | None = None
+    reason: str = ""
+    warnings: tuple[str, ...] = ()
+    candidates: tuple[tuple[str, float], ...] = ()
+    bom: str | None = None
+    line_endings: str | None = None
+    binary: bool = False
+    ambiguous: bool = False
+    mixed: Split | None = None
+    salvage: bytes | None = None
+
+
+def line_endings(text: str) -> str:
+    """ "LF", "CRLF", "CR", "mixed" or "none"."""
+    crlf = text.count("\r\n")
+    lf = text.count("\n") - crlf
+    cr = text.count("\r") - crlf
+    kinds = [k for k, n in (("LF", lf), ("CRLF", crlf), ("CR", cr)) if n]
+    return kinds[0] if len(kinds) == 1 else ("mixed" if kinds else "none")
+
+
+def _bom(data: bytes) -> tuple[str, int] | None:
+    if data[:4] == b"\xff\xfe\x00\x00":
+        return None  # UTF-32LE BOM: not a WHATWG BOM; the detector decides (file domain)
+    for mark, name in _BOMS:
+        if data.startswith(mark):
+            return name, len(mark)
+    return None
+
+
+def _plain_utf8(data: bytes) -> str | None:
+    """The text when step 3 applies (valid UTF-8 and nothing that needs the detector), else None."""
+    if b"\x00" in data or b"\x1b" in data or b"~{" in data:
+        return None
+    if len(data.translate(None, _ODD_CONTROLS)) != len(data):
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _utf8_output(text: str, opts: Options, had_bom: bool) -> bytes:
+    """UTF-8 bytes of ``text``; with ``--bom keep`` a source BOM becomes a UTF-8 BOM."""
+    out = text.encode("utf-8")
+    return _UTF8_BOM + out if had_bom and opts.bom == "keep" else out
+
+
+def _choose(det: Detection, opts: Options) -> tuple[str | None, str, float | None]:
+    """(encoding, decision, confidence) from a detection; encoding None means ambiguous, unsettled."""
+    best = det.best()
+    assert best is not None
+    if not det.ambiguous:
+        return best.encoding, "detector", best.confidence
+    for pref in opts.prefer:
+        for cand in det.candidates:
+            if same_decoder(cand.encoding, pref):
+                return cand.encoding, f"prefer {pref}", cand.confidence
+    return None, "detector", best.confidence
+
+
+def _mixed_reason(split: Split) -> str:
+    return f"mixed: {split.head_encoding} up to byte {split.boundary}, then {split.tail_encoding}"
+
+
+def _split_under(data: bytes, encoding: str, detect: DetectFn) -> Split | None:
+    try:
+        decode_strict(data, encoding)
+        fail = None
+    except UnicodeDecodeError as exc:
+        fail = exc.start
+    except LookupError:
+        return None
+    return mixed.find_split(data, 0, encoding, fail, detect)
+
+
+def _salvage(data: bytes, split: Split, opts: Options, start: int = 0) -> bytes | None:
+    if not opts.salvage:
+        return None
+    text = mixed.salvage(data, start, split)
+    return None if text is None else text.encode("utf-8")
+
+
+def examine(data: bytes, opts: Options, detect: DetectFn) -> Verdict:
+    """Decide the encoding of ``data`` and prove (or refuse) a lossless conversion to UTF-8."""
+    # Step 1: empty.
+    if not data:
+        return Verdict("utf8", "UTF-8", 1.0, "empty", "lossless", output=b"", line_endings="none")
+
+    # Step 2: BOM sniff.
+    start = 0
+    bom = _bom(data)
+    if bom is not None:
+        encoding, start = bom
+        decision, confidence, det = "bom", 1.0, None
+    else:
+        # Step 3: valid UTF-8 needs no detector.
+        text = _plain_utf8(data)
+        if text is not None:
+            warnings = ("contains U+FFFD (damage from an earlier conversion?)",) if "\ufffd" in text else ()
+            return Verdict(
+                "utf8",
+                "UTF-8",
+                1.0,
+                "ascii" if data.isascii() else "utf8-valid",
+                "lossless",
+                output=data,
+                warnings=warnings,
+                line_endings=line_endings(text),
+            )
+        # Step 4: the detector over the whole file.
+        det = detect(data, domain="file")
+        if det.verdict == "binary":
+            # NUL bytes in only part of a file: UTF-16 text glued to 8-bit text, not binary data
+            split = mixed.split_on_nul(data, 0, detect) if b"\x00" in data else None
+            if split is not None:
+                return Verdict(
+                    "quarantined",
+                    split.head_encoding,
+                    None,
+                    "detector",
+                    "mixed",
+                    mixed=split,
+                    reason=_mixed_reason(split),
+                    salvage=_salvage(data, split, opts),
+                )
+            return Verdict("skipped", None, None, "detector", "none", reason="binary", binary=True)
+        if det.verdict == "empty" or not det.candidates:
+            reason = "the detector found no candidate encoding"
+            return Verdict("quarantined", None, None, "detector", "undecided", reason=reason)
+        cands = tuple((c.encoding, round(c.confidence, 4)) for c in det.candidates)
+        chosen, decision, confidence = _choose(det, opts)
+        if chosen is None:
+            # An ambiguous verdict can be a mixed file (e.g. Big5 head, GBK tail): look for a split
+            # under each leading candidate before calling it ambiguous.
+            for enc, _conf in cands[:2]:
+                split = _split_under(data, enc, detect)
+                if split is not None:
+                    return Verdict(
+                        "quarantined",
+                        enc,
+                        confidence,
+                        decision,
+                        "mixed",
+                        candidates=cands,
+                        ambiguous=True,
+                        reason=_mixed_reason(split),
+                        mixed=split,
+                        salvage=_salvage(data, split, opts),
+                    )
+            listed = cands[:AMBIGUOUS_LISTED]
+            names = " vs ".join(f"{e} ({c:.2f})" for e, c in listed)
+            hint = f"; settle it with --prefer {listed[0][0]}" if listed else ""
+            return Verdict(
+                "quarantined",
+                listed[0][0] if listed else None,
+                confidence,
+                decision,
+                "ambiguous",
+                reason=f"ambiguous: {names}{hint}",
+                candidates=cands,
+                ambiguous=True,
+            )
+        encoding = chosen
+
+    cands = tuple((c.encoding, round(c.confidence, 4)) for c in det.candidates) if det else ()
+    bom_name = encoding if bom is not None else None
+    body = data[start:]
+
+    def quarantine(verification: str, reason: str, split: Split | None = None) -> Verdict:
+        salvaged = None
+        warnings: tuple[str, ...] = ()
+        if split is not None and opts.salvage:
+            text = mixed.salvage(data, start, split)
+            if text is None:
+                warnings = ("salvage failed: a segment does not decode strictly",)
+            else:
+                salvaged = text.encode("utf-8")
+        return Verdict(
+            "quarantined",
+            encoding,
+            confidence,
+            decision,
+            verification,
+            reason=reason,
+            warnings=warnings,
+            candidates=cands,
+            bom=bom_name,
+            mixed=split,
+            salvage=salvaged,
+            ambiguous=bool(det and det.ambiguous),
+        )
+
+    # Verification 1: strict decode of every byte.
+    try:
+        text = decode_strict(body, encoding)
+    except UnicodeDecodeError as exc:
+        fail = start + exc.start
+        split = mixed.find_split(data, start, encoding, fail, detect)
+        if split is not None:
+            return quarantine(
+                "mixed",
+                f"mixed: {split.head_encoding} up to byte {split.boundary}, then {split.tail_encoding}",
+                split,
+            )
+        bad = data[fail : fail + 4].hex(" ")
+        return quarantine("decode-error", f"{encoding} cannot decode byte {fail} ({bad})")
+    except LookupError as exc:
+        return quarantine("undecided", f"no decoder for {encoding}: {exc}")
+
+    # Verification 2: no U+FFFD (a replacement character in the source text is a past loss).
+    if "\ufffd" in text and encoding != "UTF-8":
+        return quarantine(
+            "replacement-char", f"decoding as {encoding} yields U+FFFD at index {text.index(chr(0xFFFD))}"
+        )
+
+    # Mixed files that decode "cleanly" into mojibake.
+    split = mixed.find_split(data, start, encoding, None, detect) if encoding != "UTF-8" else None
+    if split is not None:
+        return quarantine(
+            "mixed",
+            f"mixed: {split.head_encoding} up to byte {split.boundary}, then {split.tail_encoding}",
+            split,
+        )
+
+    # Verification 3: re-encode gives back the source bytes exactly.
+    reenc = reencode_name(encoding)
+    try:
+        canonical = encode_strict(text, reenc) == body
+    except (UnicodeEncodeError, LookupError):
+        canonical = False
+    warnings: tuple[str, ...] = ()
+    if "\ufffd" in text:
+        warnings = ("contains U+FFFD (damage from an earlier conversion?)",)
+    if not canonical:
+        if not opts.accept_noncanonical:
+            return quarantine(
+                "noncanonical",
+                f"decodes cleanly as {encoding}, but re-encoding with {reenc} "
+                "does not give back the source bytes (non-canonical byte sequences)",
+            )
+        warnings += ("non-canonical source bytes: converted text is right, the bytes cannot be rebuilt",)
+        verification = "noncanonical"
+    else:
+        verification = "lossless"
+
+    if encoding == "UTF-8":
+        # A UTF-8 BOM file: already UTF-8, BOM stripped or kept.
+        keep = opts.bom == "keep"
+        return Verdict(
+            "utf8",
+            encoding,
+            confidence,
+            decision,
+            "lossless" if keep else "bom-stripped",
+            output=data if keep else body,
+            warnings=warnings,
+            candidates=cands,
+            bom=bom_name,
+            line_endings=line_endings(text),
+        )
+    return Verdict(
+        "converted",
+        encoding,
+        confidence,
+        decision,
+        verification,
+        output=_utf8_output(text, opts, bom is not None),
+        warnings=warnings,
+        candidates=cands,
+        bom=bom_name,
+        line_endings=line_endings(text),
+        ambiguous=bool(det and det.ambiguous),
+    )
+
+
+def normalise_prefer(names: tuple[str, ...]) -> tuple[str, ...]:
+    """``--prefer`` labels as detection-result names; raises LookupError for unknown labels."""
+    return tuple(canonical_name(n) for n in names)

@@ -1,0 +1,169 @@
+"""The encodings the detector can name, and how it decodes them quickly for ranking.
+
+Names follow the result contract (``mojifix.detect.result``): the WHATWG name for the standard's
+encodings, the canonical CPython codec name otherwise. For *ranking* every candidate is decoded with a
+C codec: single-byte encodings through ``codecs.charmap_decode`` with a 256-entry table (built from the
+WHATWG index for WHATWG encodings, so ``windows-1252`` maps 0x81 to U+0081 exactly as the standard
+does), multi-byte ones with the closest CPython codec (``Shift_JIS`` -> ``cp932``, ``EUC-KR`` ->
+``cp949``, ``Big5`` -> ``big5hkscs``, ``GBK`` -> ``gb18030``: the standard's GBK decoder *is* the
+gb18030 decoder). The final answer is always re-decodable exactly with ``mojifix.textcodec.decode_as``.
+"""
+
+from __future__ import annotations
+
+import codecs
+from dataclasses import dataclass
+from functools import cache
+
+from mojifix.whatwg._tables import INDEXES, NO_ENTRY
+
+__all__ = ["REGISTRY", "EncodingInfo", "by_name", "candidates_for"]
+
+UNDEFINED = "\ufffe"  # charmap_decode's marker for "no mapping": raises (strict) or gives U+FFFD
+
+
+@dataclass(frozen=True, slots=True)
+class EncodingInfo:
+    """One detectable encoding.
+
+    ``kind``: "single" (one byte per character, ASCII-compatible), "multi" (ASCII-compatible multi-byte),
+    "ebcdic" (single byte, not ASCII-compatible), "utf16", "utf32", "escape" (7-bit stateful).
+    ``web``: a WHATWG encoding a browser can decode (``domain="web"`` returns only these).
+    """
+
+    name: str
+    kind: str
+    web: bool
+    pycodec: str  # CPython codec used for fast decoding / streaming validation
+    index: str | None = None  # WHATWG single-byte index key, if the table comes from the standard
+
+    @property
+    def ascii_compatible(self) -> bool:
+        return self.kind in ("single", "multi")
+
+    def table(self) -> str:
+        """The 256-character decoding table of a single-byte encoding (UNDEFINED where unmapped)."""
+        return _table(self.name, self.pycodec, self.index)
+
+    def decode(self, data: bytes, errors: str = "strict") -> str:
+        """Fast decode with a C codec (no BOM handling)."""
+        if self.kind in ("single", "ebcdic"):
+            return codecs.charmap_decode(data, errors, self.table())[0]
+        return data.decode(self.pycodec, errors)
+
+
+@cache
+def _table(name: str, pycodec: str, index: str | None) -> str:
+    if index is not None:
+        high = INDEXES[index]
+        return "".join(chr(b) for b in range(128)) + high.replace(NO_ENTRY, UNDEFINED)
+    out = []
+    for b in range(256):
+        try:
+            out.append(bytes([b]).decode(pycodec))
+        except UnicodeDecodeError:
+            out.append(UNDEFINED)
+    return "".join(out)
+
+
+def _w(name: str, index: str) -> EncodingInfo:
+    return EncodingInfo(name, "single", True, index, index)
+
+
+def _f(pycodec: str, kind: str = "single") -> EncodingInfo:
+    return EncodingInfo(codecs.lookup(pycodec).name, kind, False, pycodec)
+
+
+#: Every encoding the detector can name. Order = preference among candidates that decode the input to
+#: identical text (the earlier, more widely used name wins), so WHATWG names come first.
+REGISTRY: tuple[EncodingInfo, ...] = (
+    EncodingInfo("UTF-8", "utf8", True, "utf-8"),
+    _w("windows-1252", "windows-1252"),
+    _w("windows-1250", "windows-1250"),
+    _w("windows-1251", "windows-1251"),
+    EncodingInfo("GBK", "multi", True, "gb18030"),
+    EncodingInfo("Shift_JIS", "multi", True, "cp932"),
+    EncodingInfo("EUC-KR", "multi", True, "cp949"),
+    EncodingInfo("Big5", "multi", True, "big5hkscs"),
+    EncodingInfo("EUC-JP", "multi", True, "euc_jp"),
+    _w("windows-1253", "windows-1253"),
+    _w("windows-1254", "windows-1254"),
+    _w("windows-1255", "windows-1255"),
+    _w("windows-1256", "windows-1256"),
+    _w("windows-1257", "windows-1257"),
+    _w("windows-1258", "windows-1258"),
+    _w("windows-874", "windows-874"),
+    _w("KOI8-R", "koi8-r"),
+    _w("KOI8-U", "koi8-u"),
+    _w("ISO-8859-2", "iso-8859-2"),
+    _w("ISO-8859-15", "iso-8859-15"),
+    _w("ISO-8859-5", "iso-8859-5"),
+    _w("ISO-8859-7", "iso-8859-7"),
+    _w("ISO-8859-6", "iso-8859-6"),
+    _w("ISO-8859-8", "iso-8859-8"),
+    _w("ISO-8859-4", "iso-8859-4"),
+    _w("ISO-8859-13", "iso-8859-13"),
+    _w("ISO-8859-3", "iso-8859-3"),
+    _w("ISO-8859-10", "iso-8859-10"),
+    _w("ISO-8859-14", "iso-8859-14"),
+    _w("ISO-8859-16", "iso-8859-16"),
+    _w("IBM866", "ibm866"),
+    _w("macintosh", "macintosh"),
+    _w("x-mac-cyrillic", "x-mac-cyrillic"),
+    EncodingInfo("UTF-16LE", "utf16", True, "utf-16-le"),
+    EncodingInfo("UTF-16BE", "utf16", True, "utf-16-be"),
+    EncodingInfo("ISO-2022-JP", "escape", True, "iso2022_jp"),
+    # --- domain="file" only -------------------------------------------------------------------
+    EncodingInfo("utf-32-le", "utf32", False, "utf-32-le"),
+    EncodingInfo("utf-32-be", "utf32", False, "utf-32-be"),
+    _f("cp437"),
+    _f("cp850"),
+    _f("cp852"),
+    _f("cp855"),
+    _f("cp857"),
+    _f("cp858"),
+    _f("cp860"),
+    _f("cp861"),
+    _f("cp862"),
+    _f("cp863"),
+    _f("cp864"),
+    _f("cp865"),
+    _f("cp869"),
+    _f("cp737"),
+    _f("cp775"),
+    _f("mac-latin2"),
+    _f("mac-greek"),
+    _f("mac-turkish"),
+    _f("mac-iceland"),
+    _f("kz1048"),
+    _f("ptcp154"),
+    _f("koi8-t"),
+    _f("tis-620"),
+    _f("johab", "multi"),
+    _f("cp037", "ebcdic"),
+    _f("cp500", "ebcdic"),
+    _f("cp875", "ebcdic"),
+    _f("cp1026", "ebcdic"),
+    _f("iso2022_kr", "escape"),
+    _f("hz", "escape"),
+)
+
+_BY_NAME = {info.name: info for info in REGISTRY}
+_ORDER = {info.name: i for i, info in enumerate(REGISTRY)}
+
+
+def by_name(name: str) -> EncodingInfo | None:
+    return _BY_NAME.get(name)
+
+
+def preference(name: str) -> int:
+    """Position in :data:`REGISTRY` (lower = preferred among identical decodings)."""
+    return _ORDER.get(name, len(_ORDER))
+
+
+def candidates_for(domain: str, restrict: frozenset[str] | None = None) -> tuple[EncodingInfo, ...]:
+    """The encodings allowed for ``domain`` ("web" or "file"), optionally restricted to ``restrict``."""
+    out = tuple(info for info in REGISTRY if domain == "file" or info.web)
+    if restrict is not None:
+        out = tuple(info for info in out if info.name in restrict)
+    return out

@@ -1,0 +1,134 @@
+"""The detector's language model: the one owner of its file format (read and write).
+
+File layout (``data/model.bin``)::
+
+    MAGIC (8 bytes, b"MJFXDET1") | SHA-256 of the payload (32 bytes) | payload
+
+The payload is a NumPy ``.npz`` archive (no pickles: ``allow_pickle=False``). A file whose magic or
+hash does not match is refused with an error that says how to rebuild it (``tools/train_detect.py``).
+
+What the model holds (built by ``tools/train_detect.py``, see docs/detection.md):
+
+* ``lut``: uint16[65536], BMP code point -> *global id* (gid). Case is folded here (the training text,
+  wordfreq's lists, is lower-case), and a few look-alike letters are merged (``ș``->``ş``, ``ț``->``ţ``:
+  ISO-8859-16 and windows-1250 put them on the same bytes; Persian yeh -> Arabic yeh). The first
+  :data:`N_CLASSES` gids are *classes*: separators (ASCII punctuation, digits, white space), controls,
+  symbols, non-ASCII punctuation (curly quotes, dashes, guillemets, NBSP, CJK punctuation: learned from
+  real sentences, because a letter misread as a quote must cost something), and one class per script
+  for letters outside the vocabulary. The rest are individual characters.
+* ``loc``: uint8[n_languages, n_gids], gid -> *local id* of that language: ids 0..5 are the classes
+  :data:`L_SEP`, :data:`L_CTRL`, :data:`L_SYM`, :data:`L_NATIVE` (a letter of the language's own script
+  outside its top-250 list), :data:`L_FOREIGN` and :data:`L_PUNCT`; ids 6..255 are its 250 most
+  frequent letters.
+* ``bigram``: uint8[n_languages, 256, 256], quantised ``-log P(next local id | local id)``.
+* ``uni``: uint8[n_languages, 256], quantised ``-log P(local id)`` (for the cheap unigram shortlist).
+* ``ext``: uint8[n_languages, n_gids], quantised ``-log P(character | its L_NATIVE class)``: refines the
+  probability of letters outside the top-251 (this is where the 3,000+ Hanzi/Kanji/Hangul live).
+* ``meta``: JSON (languages, their native scripts, encoding -> languages it can write, sources).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mojifix.errors import DetectionError
+
+__all__ = ["Model", "load_model", "read_model", "write_model"]
+
+MAGIC = b"MJFXDET1"
+#: quantisation step of stored negative log-probabilities: value = byte / QUANT nats. 12 per nat keeps
+#: the rounding error (< 0.05 nat per character) far below the differences that decide a detection,
+#: and 255 / 12 = 21 nats covers the least likely transitions we ever need to express.
+QUANT = 12.0
+
+# Global class ids (first gids). Letters outside every vocabulary fall into their script's class.
+G_SEP, G_CTRL, G_SYM, G_PUNCT = 0, 1, 2, 3
+SCRIPTS: tuple[str, ...] = (
+    "LATIN", "GREEK", "CYRILLIC", "ARMENIAN", "GEORGIAN", "HEBREW", "ARABIC", "THAI",
+    "INDIC", "HANGUL", "KANA", "HAN", "OTHER",
+)  # fmt: skip
+G_SCRIPT0 = 4  # gid of the first script's letter class
+N_CLASSES = G_SCRIPT0 + len(SCRIPTS)
+
+# Local class ids (same in every language).
+L_SEP, L_CTRL, L_SYM, L_NATIVE, L_FOREIGN, L_PUNCT = 0, 1, 2, 3, 4, 5
+N_LOCAL_CLASSES = 6
+N_LOCAL = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """The loaded model: arrays ready for vectorised scoring (dequantised to float32)."""
+
+    lut: np.ndarray  # uint16[65536]
+    loc: np.ndarray  # uint8[L, G]
+    bigram: np.ndarray  # float32[L, 256, 256] log-probabilities (<= 0)
+    uni: np.ndarray  # float32[L, 256] log-probabilities (<= 0)
+    ext: np.ndarray  # float32[L, G] log-probabilities (<= 0)
+    gid_script: np.ndarray  # uint8[G]: script index (into SCRIPTS) of each gid, 255 for non-letters
+    languages: tuple[str, ...]
+    meta: dict[str, Any]
+
+    def language_index(self, code: str) -> int:
+        return self.languages.index(code)
+
+
+def _payload(arrays: dict[str, np.ndarray]) -> bytes:
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **arrays)
+    return buf.getvalue()
+
+
+def write_model(path: Path, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> str:
+    """Write a model file; return the payload's SHA-256 (hex). Used only by tools/train_detect.py."""
+    arrays = dict(arrays)
+    arrays["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True, ensure_ascii=False).encode(), np.uint8)
+    payload = _payload(arrays)
+    digest = hashlib.sha256(payload).digest()
+    path.write_bytes(MAGIC + digest + payload)
+    return digest.hex()
+
+
+def read_model(raw: bytes) -> Model:
+    """Parse and verify model bytes (magic + SHA-256), dequantise the tables."""
+    if raw[: len(MAGIC)] != MAGIC:
+        raise DetectionError(
+            "detector model file has the wrong format marker; rebuild: tools/train_detect.py train"
+        )
+    digest, payload = raw[len(MAGIC) : len(MAGIC) + 32], raw[len(MAGIC) + 32 :]
+    if hashlib.sha256(payload).digest() != digest:
+        raise DetectionError(
+            "detector model file is corrupt (hash mismatch); reinstall mojifix or rebuild it"
+        )
+    with np.load(io.BytesIO(payload), allow_pickle=False) as npz:
+        meta = json.loads(npz["meta"].tobytes().decode())
+        return Model(
+            lut=npz["lut"],
+            loc=npz["loc"],
+            bigram=-(npz["bigram"].astype(np.float32) / QUANT),
+            uni=-(npz["uni"].astype(np.float32) / QUANT),
+            ext=-(npz["ext"].astype(np.float32) / QUANT),
+            gid_script=npz["gid_script"],
+            languages=tuple(meta["languages"]),
+            meta=meta,
+        )
+
+
+def model_bytes() -> bytes:
+    """The packaged model file's bytes."""
+    return resources.files("mojifix.detect").joinpath("data/model.bin").read_bytes()
+
+
+@cache
+def load_model() -> Model:
+    """Load the packaged model once (lazily: importing mojifix.detect does not read it)."""
+    return read_model(model_bytes())

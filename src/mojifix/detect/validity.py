@@ -1,0 +1,81 @@
+"""Stage 7: byte-validity filter: a candidate survives only if it decodes every byte of the input.
+
+One hard error disqualifies (with tolerance only for a character cut off by the end of the input).
+Single-byte encodings are checked from the byte histogram alone -- a byte value the code page leaves
+undefined anywhere in the input kills it -- so the cost does not grow with the number of code pages.
+Multi-byte, UTF-16/32 and escape encodings run their (C) incremental decoders over every block while the
+input streams in; each stops at its first error and costs nothing after that.
+"""
+
+from __future__ import annotations
+
+import codecs
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from mojifix.detect.encodings import REGISTRY, UNDEFINED, EncodingInfo
+
+__all__ = ["StreamValidator", "describe", "single_byte_validity", "undefined_bytes"]
+
+
+@dataclass(slots=True)
+class StreamValidator:
+    """Incremental strict decoding of one stateful/multi-byte encoding over the whole input."""
+
+    info: EncodingInfo
+    decoder: codecs.IncrementalDecoder
+    error_at: int | None = None
+    error_reason: str = ""
+    four_byte: int = 0  # gb18030 four-byte sequences seen (GBK vs gb18030 naming)
+
+    @classmethod
+    def start(cls, info: EncodingInfo) -> StreamValidator:
+        return cls(info, codecs.getincrementaldecoder(info.pycodec)("strict"))
+
+    def feed(self, block: bytes, offset: int) -> None:
+        if self.error_at is not None:
+            return
+        try:
+            self.decoder.decode(block, final=False)
+        except UnicodeDecodeError as exc:
+            self.error_at = offset + max(exc.start, 0)
+            self.error_reason = exc.reason
+        except UnicodeError as exc:  # ISO-2022 decoders raise plain errors on bad escapes
+            self.error_at = offset
+            self.error_reason = str(exc)
+
+    @property
+    def valid(self) -> bool:
+        return self.error_at is None
+
+
+@cache
+def _undefined_masks() -> tuple[dict[str, int], np.ndarray]:
+    """Row per single-byte encoding (name -> row): True where the byte value is undefined."""
+    infos = [info for info in REGISTRY if info.kind in ("single", "ebcdic")]
+    rows = {info.name: i for i, info in enumerate(infos)}
+    matrix = np.array([[ch == UNDEFINED for ch in info.table()] for info in infos], bool)
+    return rows, matrix
+
+
+def single_byte_validity(hist: np.ndarray) -> dict[str, bool]:
+    """name -> True when no byte value present in the input is undefined in that code page."""
+    rows, matrix = _undefined_masks()
+    bad = (matrix & (hist > 0)[None, :]).any(axis=1)
+    return {name: not bool(bad[i]) for name, i in rows.items()}
+
+
+def undefined_bytes(info: EncodingInfo, hist: np.ndarray) -> np.ndarray:
+    """Byte values present in the input that ``info`` (single-byte) leaves undefined."""
+    rows, matrix = _undefined_masks()
+    return np.flatnonzero(matrix[rows[info.name]] & (hist > 0))
+
+
+def describe(info: EncodingInfo, bad: np.ndarray) -> tuple[bool, str]:
+    """(valid, detail) for a single-byte encoding given its undefined byte values present."""
+    if len(bad):
+        listed = ", ".join(f"0x{b:02X}" for b in bad[:4])
+        return False, f"byte {listed} undefined in {info.name}"
+    return True, f"every byte value defined in {info.name}"

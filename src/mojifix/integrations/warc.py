@@ -1,0 +1,657 @@
+"""Decode the HTTP responses of WARC (and ARC) archives into rows: text plus the decision that made it.
+
+Web-data pipelines read Common Crawl-style WARC files and decode each page ad hoc (try UTF-8, then a
+detector, drop the record otherwise). Here every HTTP ``response`` record goes through the browser's
+rules (:func:`mojifix.integrations._content.decode_body`, HTML = ``decode_html``) with the target URI's
+TLD as the detection hint, and yields one :class:`WarcRow`; :func:`write_rows` streams rows to JSONL or
+to Parquet in bounded row groups; :class:`WarcSummary` counts what happened (by decision source, by
+encoding, replacement characters per source and per host: a cheap drift alarm).
+
+Readers: FastWARC (fast, the default for WARC) or warcio (also reads ARC). Gzipped archives are split
+into gzip members first (one record per member is the WARC convention, annex D of ISO 28500), so a
+record with a wrong ``Content-Length`` damages only itself: it is parsed again with the length its
+member proves, and flagged ``warc-content-length-mismatch``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zlib
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+from urllib.parse import urlsplit
+
+from mojifix.integrations._content import body_kind, decode_parsed, is_textual, transport_of
+
+__all__ = [
+    "ROW_FIELDS",
+    "HttpRecord",
+    "WarcRow",
+    "WarcSummary",
+    "decode_records",
+    "iter_http_records",
+    "write_rows",
+]
+
+#: Bytes read from an archive at a time while splitting gzip members (large enough to amortise calls,
+#: small enough to keep memory flat).
+_READ_CHUNK = 1 << 20
+#: Rows per Parquet row group: about 1,000 pages of ~50 KB text is ~50 MB per group, which bounds memory
+#: on multi-GB archives while keeping groups large enough for efficient scans.
+DEFAULT_ROW_GROUP_ROWS = 1000
+#: Top offenders listed per host in the summary.
+TOP_HOSTS = 10
+#: Decompressed bytes kept of one gzip member (normally one record). Bounds memory on archives that hold
+#: videos or disk images; 64 MiB is far above any web page a text pipeline wants whole. A member beyond it
+#: that holds several records (a whole archive gzipped as one stream) is read by streaming instead.
+_MAX_MEMBER_BYTES = 64 << 20
+#: Payload bytes read of one text response in streaming mode, for the same reason.
+_MAX_PAYLOAD_BYTES = _MAX_MEMBER_BYTES
+_GZIP_MAGIC = b"\x1f\x8b"
+#: Compressed bytes inflated to see whether an archive is ARC (``filedesc://``) or WARC.
+_SNIFF_BYTES = 64 * 1024
+_WARC_CONTENT_LENGTH_RE = re.compile(rb"(?im)^content-length:[ \t]*([^\r\n]*)\r?$")
+_RECORD_END = b"\r\n\r\n"
+
+#: Output columns, in order (docs/integrations.md describes each).
+ROW_FIELDS = (
+    "uri",
+    "record_id",
+    "date",
+    "status",
+    "content_type",
+    "kind",
+    "encoding",
+    "source",
+    "confidence",
+    "browser_encoding",
+    "warnings",
+    "replacement_count",
+    "truncated",
+    "text",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HttpRecord:
+    """One WARC record as the decoder needs it; ``payload`` is the HTTP body, codings not yet removed."""
+
+    record_type: str  # response, request, revisit, metadata, warcinfo, resource, ...
+    uri: str | None
+    record_id: str | None
+    date: str | None  # ISO 8601, as in WARC-Date
+    status: int | None
+    headers: tuple[tuple[str, str], ...]  # HTTP headers, isomorphic-decoded, in order
+    payload: bytes
+    truncated: str | None  # WARC-Truncated value ("length", "time", ...)
+    problems: tuple[str, ...] = ()  # archive-level findings, e.g. "warc-content-length-mismatch"
+    content_length: int | None = None  # the WARC header's Content-Length (the block's declared size)
+
+    def header_values(self, name: str) -> list[str]:
+        lname = name.lower()
+        return [v for k, v in self.headers if k.lower() == lname]
+
+
+@dataclass(frozen=True, slots=True)
+class WarcRow:
+    """One decoded HTTP response (see ROW_FIELDS)."""
+
+    uri: str | None
+    record_id: str | None
+    date: str | None
+    status: int | None
+    content_type: str | None
+    kind: str
+    encoding: str
+    source: str
+    confidence: str
+    browser_encoding: str
+    warnings: tuple[str, ...]
+    replacement_count: int
+    truncated: str | None
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: (list(v) if isinstance(v := getattr(self, name), tuple) else v) for name in ROW_FIELDS}
+
+
+@dataclass(slots=True)
+class WarcSummary:
+    """What a run did: counts by record type, decision source, encoding, and replacement characters."""
+
+    records: int = 0
+    by_record_type: Counter[str] = field(default_factory=Counter)
+    responses: int = 0
+    decoded: int = 0
+    skipped_non_text: int = 0
+    skipped_undecodable: int = 0
+    malformed: int = 0
+    by_source: Counter[str] = field(default_factory=Counter)
+    by_encoding: Counter[str] = field(default_factory=Counter)
+    with_replacement: int = 0
+    replacement_by_source: Counter[str] = field(default_factory=Counter)
+    chars_by_source: Counter[str] = field(default_factory=Counter)
+    replacement_by_host: Counter[str] = field(default_factory=Counter)
+    chars_by_host: Counter[str] = field(default_factory=Counter)
+    errors: list[str] = field(default_factory=list)
+
+    def add_row(self, row: WarcRow) -> None:
+        self.decoded += 1
+        self.by_source[row.source] += 1
+        self.by_encoding[row.encoding] += 1
+        self.chars_by_source[row.source] += len(row.text)
+        host = _host(row.uri)
+        self.chars_by_host[host] += len(row.text)
+        if row.replacement_count:
+            self.with_replacement += 1
+            self.replacement_by_source[row.source] += row.replacement_count
+            self.replacement_by_host[host] += row.replacement_count
+
+    @property
+    def skipped(self) -> int:
+        return self.records - self.decoded
+
+    def replacement_rate_by_source(self) -> dict[str, float]:
+        """U+FFFD per 1,000 characters for each decision source (a rise is the drift alarm)."""
+        return {
+            s: _per_mille(self.replacement_by_source[s], n) for s, n in sorted(self.chars_by_source.items())
+        }
+
+    def top_hosts(self, limit: int = TOP_HOSTS) -> list[tuple[str, int, float]]:
+        """Hosts with the most replacement characters: (host, count, per 1,000 characters)."""
+        return [
+            (host, count, _per_mille(count, self.chars_by_host[host]))
+            for host, count in self.replacement_by_host.most_common(limit)
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "records": self.records,
+            "by_record_type": dict(self.by_record_type),
+            "responses": self.responses,
+            "decoded": self.decoded,
+            "skipped": self.skipped,
+            "skipped_non_text": self.skipped_non_text,
+            "skipped_undecodable": self.skipped_undecodable,
+            "malformed": self.malformed,
+            "by_source": dict(self.by_source),
+            "by_encoding": dict(self.by_encoding),
+            "with_replacement": self.with_replacement,
+            "replacement_per_mille_by_source": self.replacement_rate_by_source(),
+            "top_replacement_hosts": [
+                {"host": h, "replacements": c, "per_mille": r} for h, c, r in self.top_hosts()
+            ],
+            "errors": list(self.errors),
+        }
+
+
+def _per_mille(count: int, chars: int) -> float:
+    return round(1000.0 * count / chars, 3) if chars else 0.0
+
+
+def _host(uri: str | None) -> str:
+    try:
+        return (urlsplit(uri).hostname or "") if uri else ""
+    except ValueError:
+        return ""
+
+
+# --- reading ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Member:
+    """One gzip member: its decompressed bytes (at most _MAX_MEMBER_BYTES) and where it started."""
+
+    data: bytes
+    whole: bool  # the member ended cleanly (not cut off, not corrupt)
+    offset: int  # byte offset of the member in the compressed file
+    oversize: bool = False  # decompressed to more than _MAX_MEMBER_BYTES; data holds the first part
+    not_gzip: bool = False  # the bytes at ``offset`` are no gzip member at all (trailing garbage)
+
+
+def _iter_gzip_members(stream: IO[bytes], first: bytes) -> Iterator[_Member]:
+    """Each gzip member of ``stream`` (whose first bytes, already read, are ``first``), decompressed."""
+    pending = first
+    consumed = len(first)  # compressed bytes read from the stream so far
+    while True:
+        if not pending:
+            pending = stream.read(_READ_CHUNK)
+            consumed += len(pending)
+            if not pending:
+                return
+        offset = consumed - len(pending)
+        if not pending.startswith(_GZIP_MAGIC):
+            # trailing garbage after the last member: not a record
+            yield _Member(b"", False, offset, not_gzip=True)
+            return
+        inflater = zlib.decompressobj(wbits=31)  # 31 = gzip wrapper
+        parts: list[bytes] = []
+        kept = 0
+        data = pending
+        try:
+            while True:
+                out = inflater.decompress(data)
+                if kept < _MAX_MEMBER_BYTES:
+                    parts.append(out)
+                    kept += len(out)
+                if inflater.eof:
+                    pending = inflater.unused_data
+                    break
+                data = stream.read(_READ_CHUNK)
+                consumed += len(data)
+                if not data:
+                    yield _Member(
+                        b"".join(parts)[:_MAX_MEMBER_BYTES], False, offset, kept > _MAX_MEMBER_BYTES
+                    )
+                    return
+        except zlib.error:
+            yield _Member(b"".join(parts)[:_MAX_MEMBER_BYTES], False, offset, kept > _MAX_MEMBER_BYTES)
+            return
+        yield _Member(b"".join(parts)[:_MAX_MEMBER_BYTES], True, offset, kept > _MAX_MEMBER_BYTES)
+
+
+def _repair_single_record(member: bytes) -> bytes | None:
+    """The member with its WARC Content-Length set to the block the member really holds, or None.
+
+    Only for a member holding one record that ends with the record terminator: the true block is then
+    everything between the header's blank line and the final CRLF CRLF.
+    """
+    head_end = member.find(_RECORD_END)
+    if head_end < 0 or not member.endswith(_RECORD_END):
+        return None
+    head = member[:head_end]
+    match = _WARC_CONTENT_LENGTH_RE.search(head)
+    if match is None:
+        return None
+    block_len = len(member) - (head_end + 4) - len(_RECORD_END)
+    if match.group(1).strip() == str(block_len).encode():
+        return None  # the length was right; the member is broken in some other way
+    fixed_head = head[: match.start(1)] + str(block_len).encode() + head[match.end(1) :]
+    return fixed_head + member[head_end:]
+
+
+def _fastwarc_records(data: IO[bytes] | bytes, *, detect_compression: bool = False) -> Iterator[HttpRecord]:
+    from fastwarc.warc import ArchiveIterator, WarcRecordType
+
+    stream = io.BytesIO(data) if isinstance(data, bytes) else data
+    # fsspec and stream detection off: the stream is already open and decompressed (halves the cost of
+    # the per-member iterator, measured on the benchmark's archive).
+    records = ArchiveIterator(
+        stream,
+        parse_http=True,
+        record_types=WarcRecordType.any_type,
+        fsspec_args=False,
+        stream_detect=detect_compression,
+    )
+    for rec in records:
+        yield _from_fastwarc(rec)
+
+
+def _from_fastwarc(rec: Any) -> HttpRecord:
+    headers = rec.headers
+    date = headers.get("WARC-Date")
+    status: int | None = None
+    http_headers: tuple[tuple[str, str], ...] = ()
+    if rec.is_http and rec.is_http_parsed:
+        status = rec.http_headers.status_code
+        http_headers = tuple(
+            (k.decode("latin-1"), v.decode("latin-1")) for k, v in rec.http_headers.items_bytes()
+        )
+    return HttpRecord(
+        record_type=_record_type_name(rec.record_type),
+        uri=headers.get("WARC-Target-URI"),
+        record_id=rec.record_id,
+        date=date,
+        status=status,
+        headers=http_headers,
+        payload=rec.reader.read(_MAX_PAYLOAD_BYTES) if _wants_payload(rec, status) else b"",
+        truncated=headers.get("WARC-Truncated"),
+        content_length=rec.content_length,
+    )
+
+
+def _wants_payload(rec: Any, status: int | None) -> bool:
+    """Only text responses need their payload read (a video record's bytes never enter memory)."""
+    if status is None or _record_type_name(rec.record_type) != "response":
+        return False
+    return is_textual(list(rec.http_headers.get_multiple("Content-Type")) or None)
+
+
+def _record_type_name(record_type: Any) -> str:
+    name = getattr(record_type, "name", None) or str(record_type)
+    return name.rsplit(".", 1)[-1].lower()
+
+
+def _parse_member(member: bytes, whole: bool, oversize: bool = False) -> tuple[list[HttpRecord], list[str]]:
+    """Records of one gzip member, re-parsed with a corrected Content-Length when the member proves it."""
+    problems: list[str] = []
+    records: list[HttpRecord] = []
+    error: str | None = None
+    try:
+        records.extend(_fastwarc_records(member))
+    except OSError as exc:  # FastWARC: "Invalid WARC header" after a wrong length
+        error = str(exc)
+    head_end = member.find(_RECORD_END)
+    # One record per member (the convention): the block is everything between the header's blank line
+    # and the final CRLF CRLF, whatever Content-Length says.
+    block = len(member) - (head_end + 4) - len(_RECORD_END)
+    length_ok = len(records) == 1 and records[0].content_length == block and error is None
+    if oversize:
+        return [_with_problem(r, "warc-record-over-limit") for r in records], problems
+    if head_end >= 0 and not length_ok and member.find(_RECORD_END + b"WARC/1.", head_end + 4) < 0:
+        fixed = _repair_single_record(member)
+        if fixed is not None:
+            try:
+                records = [_with_problem(r, "warc-content-length-mismatch") for r in _fastwarc_records(fixed)]
+                error = None
+            except OSError as exc:
+                error = str(exc)
+    if error is not None:
+        problems.append(f"unreadable WARC record data ({error})")
+        if records:
+            records[-1] = _with_problem(records[-1], "warc-content-length-mismatch")
+    if not whole:
+        problems.append("gzip member cut off or corrupt")
+        records = [_with_problem(r, "warc-member-truncated") for r in records]
+    return records, problems
+
+
+def _with_problem(record: HttpRecord, problem: str) -> HttpRecord:
+    return HttpRecord(
+        record.record_type,
+        record.uri,
+        record.record_id,
+        record.date,
+        record.status,
+        record.headers,
+        record.payload,
+        record.truncated,
+        (*record.problems, problem),
+        record.content_length,
+    )
+
+
+def _warcio_records(stream: IO[bytes]) -> Iterator[HttpRecord]:
+    from warcio.archiveiterator import ArchiveIterator
+
+    for rec in ArchiveIterator(stream, arc2warc=True):
+        rh = rec.rec_headers
+        status: int | None = None
+        headers: tuple[tuple[str, str], ...] = ()
+        if rec.http_headers is not None:
+            code = rec.http_headers.get_statuscode()
+            status = int(code) if code and code.isdigit() else None
+            headers = tuple(
+                (k, v.encode("utf-8", "surrogateescape").decode("latin-1") if not v.isascii() else v)
+                for k, v in rec.http_headers.headers
+            )
+        content_types = [v for k, v in headers if k.lower() == "content-type"]
+        wanted = rec.rec_type == "response" and status is not None and is_textual(content_types or None)
+        yield HttpRecord(
+            record_type=rec.rec_type,
+            uri=rh.get_header("WARC-Target-URI"),
+            record_id=rh.get_header("WARC-Record-ID"),
+            date=rh.get_header("WARC-Date"),
+            status=status,
+            headers=headers,
+            payload=rec.raw_stream.read(_MAX_PAYLOAD_BYTES) if wanted else b"",
+            truncated=rh.get_header("WARC-Truncated"),
+        )
+
+
+def iter_http_records(
+    path: str | Path, *, reader: str = "auto", errors: list[str] | None = None
+) -> Iterator[HttpRecord]:
+    """Every record of a WARC/ARC file (gzip or not). ``reader``: ``auto``, ``fastwarc`` or ``warcio``.
+
+    ``auto`` uses FastWARC, and warcio for ARC files (FastWARC reads WARC only). Unreadable data is
+    reported by appending a message to ``errors`` (reading of that file then stops), never raised.
+    """
+    errors = errors if errors is not None else []
+    if reader not in ("auto", "fastwarc", "warcio"):
+        raise ValueError(f"reader must be 'auto', 'fastwarc' or 'warcio', not {reader!r}")
+    with open(path, "rb") as stream:
+        first = stream.read(_READ_CHUNK)
+        is_gzip = first.startswith(_GZIP_MAGIC)
+        try:
+            sample = zlib.decompressobj(wbits=31).decompress(first[:_SNIFF_BYTES]) if is_gzip else first
+        except zlib.error:
+            sample = b""  # a corrupt first member is reported by the member loop below
+        is_arc = sample.startswith(b"filedesc://")
+        if reader == "warcio" or (reader == "auto" and is_arc):
+            stream.seek(0)
+            try:
+                yield from _warcio_records(stream)
+            except Exception as exc:  # warcio raises its own ArchiveLoadFailed and others
+                errors.append(f"{path}: {exc}")
+            return
+        if is_arc:
+            errors.append(f"{path}: an ARC file; FastWARC reads WARC only (use --reader warcio)")
+            return
+        if is_gzip:
+            for member in _iter_gzip_members(stream, first):
+                if member.not_gzip:
+                    errors.append(
+                        f"{path}: bytes at offset {member.offset} are not gzip; the rest is ignored"
+                    )
+                    continue
+                if member.oversize and member.data.find(_RECORD_END + b"WARC/1.") >= 0:
+                    # several records in one huge member: stream them from its start with bounded memory
+                    stream.seek(member.offset)
+                    yield from _plain_records(stream, path, errors)
+                    return
+                records, problems = _parse_member(member.data, member.whole, member.oversize)
+                errors.extend(f"{path}: {p}" for p in problems)
+                yield from records
+            return
+        stream.seek(0)
+        yield from _plain_records(stream, path, errors)
+
+
+def _plain_records(stream: IO[bytes], path: str | Path, errors: list[str]) -> Iterator[HttpRecord]:
+    """Records of a WARC stream read by FastWARC itself (plain, or gzip from a member's start), one record
+    behind, so that a record followed by unreadable data (a wrong Content-Length) is flagged."""
+    pending: HttpRecord | None = None
+    try:
+        for record in _fastwarc_records(stream, detect_compression=True):
+            if pending is not None:
+                yield pending
+            pending = record
+    except OSError as exc:
+        errors.append(
+            f"{path}: unreadable WARC data after record {pending.record_id if pending else None}: {exc}"
+        )
+        if pending is not None:
+            pending = _with_problem(pending, "warc-content-length-mismatch")
+    if pending is not None:
+        yield pending
+
+
+# --- decoding ----------------------------------------------------------------------------------------
+
+
+def _content_decode(payload: bytes, record: HttpRecord) -> tuple[bytes | None, list[str]]:
+    """Undo Transfer-Encoding: chunked and Content-Encoding gzip/deflate; None when impossible."""
+    notes: list[str] = []
+    transfer = ",".join(record.header_values("Transfer-Encoding")).lower()
+    if "chunked" in transfer:
+        dechunked = _dechunk(payload)
+        if dechunked is None:
+            notes.append("chunked-undecodable")
+        else:
+            payload = dechunked
+    coding = ",".join(record.header_values("Content-Encoding")).strip().lower()
+    if coding in ("", "identity"):
+        return payload, notes
+    if coding in ("gzip", "x-gzip", "deflate"):
+        if coding != "deflate" and not payload.startswith(_GZIP_MAGIC):
+            # Crawlers such as Common Crawl's store the decoded body but keep the original header.
+            notes.append("content-encoding-already-removed")
+            return payload, notes
+        for wbits in (47, -15):  # 47: gzip or zlib wrapper; -15: raw deflate (what some servers send)
+            try:
+                inflater = zlib.decompressobj(wbits=wbits)
+                out = inflater.decompress(payload)
+                if not inflater.eof:
+                    notes.append("content-encoding-truncated")
+                return out + inflater.flush(), notes
+            except zlib.error:
+                continue
+        return None, [*notes, "content-encoding-undecodable"]
+    return None, [*notes, f"content-encoding-unsupported:{coding}"]
+
+
+def _dechunk(data: bytes) -> bytes | None:
+    out: list[bytes] = []
+    pos = 0
+    while pos < len(data):
+        line_end = data.find(b"\r\n", pos)
+        if line_end < 0:
+            return None
+        size_text = data[pos:line_end].split(b";", 1)[0].strip()
+        try:
+            size = int(size_text, 16)
+        except ValueError:
+            return None
+        if size == 0:
+            break
+        start = line_end + 2
+        out.append(data[start : start + size])  # a truncated last chunk keeps what is there
+        pos = start + size + 2
+    return b"".join(out)
+
+
+def decode_records(
+    records: Iterable[HttpRecord],
+    summary: WarcSummary,
+    *,
+    fallback: str = "detect",
+    on_record: Callable[[], None] | None = None,
+) -> Iterator[WarcRow]:
+    """Decode the HTTP response records of ``records`` into rows; everything else is counted."""
+    for record in records:
+        summary.records += 1
+        summary.by_record_type[record.record_type] += 1
+        if record.problems:
+            summary.malformed += 1
+        if on_record is not None:
+            on_record()
+        if record.record_type != "response" or record.status is None:
+            continue  # requests, revisits (no payload), metadata, warcinfo, non-HTTP resources
+        summary.responses += 1
+        content_types = record.header_values("Content-Type")
+        transport = transport_of(content_types or None)
+        kind = body_kind(transport.mime_type)
+        if kind == "binary":
+            summary.skipped_non_text += 1
+            continue
+        body, notes = _content_decode(record.payload, record)
+        if body is None:
+            summary.skipped_undecodable += 1
+            continue
+        decoded = decode_parsed(body, content_types or None, transport, url=record.uri, fallback=fallback)
+        row = WarcRow(
+            uri=record.uri,
+            record_id=record.record_id,
+            date=_iso_date(record.date),
+            status=record.status,
+            content_type=", ".join(content_types) if content_types else None,
+            kind=kind,
+            encoding=decoded.encoding,
+            source=decoded.source,
+            confidence=decoded.confidence,
+            browser_encoding=decoded.browser_encoding,
+            warnings=(*record.problems, *notes, *(w.code for w in decoded.warnings)),
+            replacement_count=decoded.replacement_count,
+            truncated=record.truncated,
+            text=decoded.text,
+        )
+        summary.add_row(row)
+        yield row
+
+
+def _iso_date(value: str | None) -> str | None:
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).isoformat()
+    except ValueError:
+        return value
+
+
+# --- writing -------------------------------------------------------------------------------------------
+
+
+def _parquet_schema() -> Any:
+    import pyarrow as pa
+
+    return pa.schema(
+        [
+            ("uri", pa.string()),
+            ("record_id", pa.string()),
+            ("date", pa.string()),
+            ("status", pa.int32()),
+            ("content_type", pa.string()),
+            ("kind", pa.string()),
+            ("encoding", pa.string()),
+            ("source", pa.string()),
+            ("confidence", pa.string()),
+            ("browser_encoding", pa.string()),
+            ("warnings", pa.list_(pa.string())),
+            ("replacement_count", pa.int64()),
+            ("truncated", pa.string()),
+            ("text", pa.large_string()),
+        ]
+    )
+
+
+def write_rows(
+    rows: Iterable[WarcRow], output: str | Path, *, row_group_rows: int = DEFAULT_ROW_GROUP_ROWS
+) -> int:
+    """Write rows to ``output`` (``.jsonl`` or ``.parquet`` by suffix); returns the number written.
+
+    Parquet rows are buffered ``row_group_rows`` at a time and flushed as one row group each, so memory
+    stays bounded by one group whatever the archive size.
+    """
+    output = Path(output)
+    suffix = output.suffix.lower()
+    count = 0
+    if suffix in (".jsonl", ".ndjson"):
+        with open(output, "w", encoding="utf-8", newline="\n") as out:
+            for row in rows:
+                out.write(json.dumps(row.to_dict(), ensure_ascii=False))
+                out.write("\n")
+                count += 1
+        return count
+    if suffix != ".parquet":
+        raise ValueError(f"output must end in .jsonl or .parquet, not {output.name!r}")
+    if row_group_rows < 1:
+        raise ValueError("row_group_rows must be at least 1")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = _parquet_schema()
+    buffer: dict[str, list[Any]] = {name: [] for name in ROW_FIELDS}
+
+    def flush(writer: Any) -> None:
+        writer.write_table(pa.table(buffer, schema=schema), row_group_size=row_group_rows)
+        for column in buffer.values():
+            column.clear()
+
+    with pq.ParquetWriter(output, schema) as writer:
+        for row in rows:
+            for name, value in row.to_dict().items():
+                buffer[name].append(value)
+            count += 1
+            if len(buffer["uri"]) >= row_group_rows:
+                flush(writer)
+        if buffer["uri"] or count == 0:
+            flush(writer)
+    return count

@@ -1,0 +1,201 @@
+"""The codecs a repair step may name, and the chains repair searches.
+
+A repair step *encodes* the mojibake with the codec that wrongly decoded it (rebuilding the original
+bytes) and *decodes* those bytes with the right one. Both directions must be exact and strict: a step that
+needs ``errors="replace"`` anywhere has lost bytes and proves nothing.
+
+Single-byte codecs are applied through 256-entry tables taken from the WHATWG indexes
+(https://encoding.spec.whatwg.org/#legacy-single-byte-encodings), not from CPython's codecs, because the
+text to repair was decoded by browsers and by WHATWG-conforming libraries: in ``windows-1252`` the bytes
+0x81, 0x8D, 0x8F, 0x90 and 0x9D decode to the C1 controls U+0081... (the "C1 gap"), which CPython's
+``cp1252`` refuses to decode *or encode*. With the table, ``Ã\\x81`` encodes back to C3 81 and decodes to
+``Á``; with CPython's codec every UTF-8 ``Á``, ``Í``, ``Ï``, ``Ð``, ``Ý`` would be unrepairable. (ftfy calls
+the same idea "sloppy" codecs.) ``iso-8859-1`` is the true ISO-8859-1 that ``requests`` uses when a server
+sends no charset: every byte is one character, so rebuilding is always possible.
+
+Multi-byte codecs (UTF-8, GBK, gb18030, Big5, Shift_JIS, EUC-KR, EUC-JP) go through
+:mod:`mojifix.textcodec`, i.e. mojifix's exact WHATWG implementation.
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+
+from mojifix.errors import DecodeError, EncodeError
+from mojifix.textcodec import decode_as, encode_as
+from mojifix.whatwg._tables import INDEXES, NO_ENTRY
+
+__all__ = [
+    "CJK_LEGACY",
+    "SINGLE_BYTE",
+    "STEP_PAIRS",
+    "CodecFailure",
+    "decode_lossy",
+    "decode_strict",
+    "encode_strict",
+    "known_codec",
+]
+
+#: WHATWG single-byte encodings repair may undo, by standard name -> index name.
+_WHATWG_SINGLE_BYTE: Mapping[str, str] = {
+    "windows-1252": "windows-1252",
+    "windows-1250": "windows-1250",
+    "windows-1251": "windows-1251",
+    "windows-1253": "windows-1253",
+    "windows-1254": "windows-1254",
+    "windows-1257": "windows-1257",
+    "ISO-8859-2": "iso-8859-2",
+    "macintosh": "macintosh",
+    "KOI8-R": "koi8-r",
+    "IBM866": "ibm866",
+}
+
+#: DOS code pages (not in the WHATWG standard): CPython's codecs map all 256 bytes.
+_DOS_SINGLE_BYTE = ("cp437", "cp850")
+
+#: every single-byte codec a step may encode with; "iso-8859-1" is the byte-transparent one.
+SINGLE_BYTE: tuple[str, ...] = ("iso-8859-1", *_WHATWG_SINGLE_BYTE, *_DOS_SINGLE_BYTE)
+
+#: legacy CJK multi-byte encodings (WHATWG names) whose bytes are often read as Latin-1/windows-1252.
+CJK_LEGACY: tuple[str, ...] = ("GBK", "Big5", "Shift_JIS", "EUC-KR", "EUC-JP")
+
+#: decoders UTF-8 bytes are wrongly read with in CJK locales; "gb18030" encodes the 4-byte forms GBK's
+#: encoder refuses (the GBK *decoder* is the gb18030 decoder, so both are exact inverses of it).
+_CJK_READERS: tuple[str, ...] = ("GBK", "gb18030", "Big5", "Shift_JIS", "EUC-KR", "EUC-JP")
+
+
+def _pairs() -> tuple[tuple[str, str], ...]:
+    """(encode_as, decode_as) pairs in preference order (first wins when two give the same text).
+
+    Order: ftfy's classic UTF-8 chains first (iso-8859-1 before windows-1252, as ftfy does, since the
+    latter is only needed when the text holds windows-1252-only characters), then CJK legacy bytes read
+    as Latin-1/windows-1252, then UTF-8 read as a CJK encoding.
+    """
+    out = [(enc, "UTF-8") for enc in SINGLE_BYTE]
+    out += [(enc, cjk) for enc in ("iso-8859-1", "windows-1252") for cjk in CJK_LEGACY]
+    out += [(reader, "UTF-8") for reader in _CJK_READERS]
+    return tuple(out)
+
+
+#: every (encode_as, decode_as) pair the search tries, in preference order.
+STEP_PAIRS: tuple[tuple[str, str], ...] = _pairs()
+
+_MULTI_BYTE = frozenset(("UTF-8", *CJK_LEGACY, "gb18030"))
+
+
+class CodecFailure(ValueError):
+    """A strict encode or decode failed: the step does not apply to this text."""
+
+
+@dataclass(frozen=True, slots=True)
+class _ByteTable:
+    """A single-byte codec as two exact tables (decode: byte -> char, encode: char -> byte)."""
+
+    decode: Mapping[int, str]  # byte -> char (NO_ENTRY where the byte is an error), for str.translate
+    encode: Mapping[int, int]  # ord(char) -> byte, for str.translate
+    encodable: frozenset[str]  # the chars ``encode`` knows
+
+
+@cache
+def _table(name: str) -> _ByteTable:
+    """Build the exact 256-byte table of a single-byte codec (pure function of the codec name)."""
+    if name == "iso-8859-1":
+        chars = "".join(map(chr, range(256)))
+    elif name in _WHATWG_SINGLE_BYTE:
+        chars = "".join(map(chr, range(128))) + INDEXES[_WHATWG_SINGLE_BYTE[name]]
+    else:
+        chars = codecs.decode(bytes(range(256)), name)
+    enc = {ord(ch): b for b, ch in enumerate(chars) if ch != NO_ENTRY}
+    return _ByteTable(dict(enumerate(chars)), enc, frozenset(map(chr, enc)))
+
+
+#: byte sequences each multi-byte decoder accepts that its encoder never writes (see encode_strict).
+_DECODER_ONLY_SEQUENCES: Mapping[str, tuple[tuple[range, range, range | None], ...]] = {
+    # (lead bytes, trail bytes, third bytes or None)
+    "Big5": ((range(0x81, 0xA1), range(0x40, 0xFF), None),),
+    # pointers 8272-8835 (lead 0xED-0xEE) are NEC duplicates of the IBM rows the encoder writes (0xFA-0xFC)
+    "Shift_JIS": ((range(0xED, 0xEF), range(0x40, 0xFD), None),),
+    "EUC-JP": ((range(0x8F, 0x90), range(0xA1, 0xFF), range(0xA1, 0xFF)),),
+}
+
+
+@cache
+def _decoder_inverse(name: str) -> Mapping[str, bytes]:
+    """Char -> bytes for the sequences only ``name``'s decoder produces.
+
+    A char produced by two such sequences (Big5's HKSCS rows repeat some characters) is left out: its
+    original bytes cannot be known, so a text holding it does not round-trip.
+
+    Built by decoding each candidate sequence once (pure function of the codec; a few thousand
+    decodes, done only when a text actually needs it).
+    """
+    out: dict[str, bytes] = {}
+    ambiguous: set[str] = set()
+    for leads, trails, thirds in _DECODER_ONLY_SEQUENCES.get(name, ()):
+        for lead in leads:
+            for trail in trails:
+                for third in thirds or (None,):
+                    seq = bytes((lead, trail)) if third is None else bytes((lead, trail, third))
+                    try:
+                        ch = decode_as(seq, name, errors="strict")
+                    except (DecodeError, UnicodeDecodeError):
+                        continue
+                    if len(ch) == 1:
+                        if ch in out:
+                            ambiguous.add(ch)
+                        out[ch] = seq
+    return {ch: seq for ch, seq in out.items() if ch not in ambiguous}
+
+
+def known_codec(name: str) -> bool:
+    """True when ``name`` can appear in a repair step."""
+    return name in SINGLE_BYTE or name in _MULTI_BYTE
+
+
+def encode_strict(text: str, name: str) -> bytes:
+    """Encode ``text`` exactly with codec ``name``; raise CodecFailure on any unencodable character."""
+    if name in SINGLE_BYTE:
+        table = _table(name)
+        if not table.encodable.issuperset(text):
+            bad = next(ch for ch in text if ch not in table.encodable)
+            raise CodecFailure(f"{name} cannot encode U+{ord(bad):04X}")
+        # each char becomes the code point equal to its byte value, which latin-1 writes out as is
+        return text.translate(table.encode).encode("latin-1")
+    out = bytearray()
+    rest = text
+    while True:
+        try:
+            out += encode_as(rest, name, errors="strict")
+            return bytes(out)
+        except (EncodeError, UnicodeEncodeError) as exc:
+            # The standard's encoders deliberately skip some byte sequences their decoders accept (Big5's
+            # HKSCS lead bytes 0x81-0xA0, Shift_JIS's NEC/IBM duplicates, EUC-JP's JIS X 0212): text
+            # produced by the decoder must be rebuilt with the decoder's inverse, not the encoder.
+            inverse = _decoder_inverse(name).get(rest[exc.start])
+            if inverse is None:
+                raise CodecFailure(str(exc)) from None
+            out += encode_as(rest[: exc.start], name, errors="strict") + inverse
+            rest = rest[exc.start + 1 :]
+
+
+def decode_strict(data: bytes, name: str) -> str:
+    """Decode ``data`` exactly with codec ``name``; raise CodecFailure on any invalid byte sequence."""
+    if name in SINGLE_BYTE:
+        out = data.decode("latin-1").translate(_table(name).decode)
+        if NO_ENTRY in out:
+            raise CodecFailure(f"{name} cannot decode a byte")
+        return out
+    try:
+        return decode_as(data, name, errors="strict")
+    except (DecodeError, UnicodeDecodeError) as exc:
+        raise CodecFailure(str(exc)) from None
+
+
+def decode_lossy(data: bytes, name: str) -> str:
+    """Decode with replacement, the way the text being repaired was produced (used by the corpus tools)."""
+    if name in SINGLE_BYTE:
+        return data.decode("latin-1").translate(_table(name).decode).replace(NO_ENTRY, "\ufffd")
+    return decode_as(data, name, errors="replace")

@@ -1,0 +1,510 @@
+"""``decode_html``: the HTML Standard's encoding sniffing algorithm, Chromium's behaviour where it
+differs, and a better answer than either for undeclared pages. See docs/sniffing.md.
+
+Order (HTML Standard 13.2.3.2 "determining the character encoding", step numbers in comments):
+BOM -> caller's override -> transport layer (Content-Type) -> UTF-16 ``<?x`` pattern -> ``<meta>``
+in the first 1024 bytes (the prescan) -> ``<meta>`` later in the head (Chromium) -> XML
+declaration -> undeclared: UTF-8 if the whole body is valid UTF-8, else the detector, else the
+browser's fallback (TLD default or windows-1252).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import import_module
+
+from mojifix.errors import MojifixError, UnknownEncodingError
+from mojifix.sniff.content_type import legacy_extract_encoding, normalize_header_values
+from mojifix.sniff.late_meta import META_OPEN, scan_head_meta
+from mojifix.sniff.prescan import PRESCAN_LIMIT, Declaration, prescan
+from mojifix.sniff.result import DecodedHTML, Finding
+from mojifix.sniff.tld_defaults import fallback_for_url, tld_of
+from mojifix.sniff.xml_declaration import get_xml_encoding
+from mojifix.textcodec import decode_as, is_whatwg
+from mojifix.whatwg import Encoding, bom_sniff, lookup
+
+__all__ = ["decode_html"]
+
+#: "The declared legacy decoder errors on many sequences": at least this many decoder errors
+#: (U+FFFD produced) before mojifix looks for a candidate that decodes the body cleanly. Three,
+#: so that one stray byte (a truncated upload, a binary cookie in a script) does not raise it.
+SUSPECT_MIN_ERRORS = 3
+
+_FALLBACKS = ("detect", "browser")
+_UTF16 = ("UTF-16LE", "UTF-16BE")
+_REPLACEMENT_UTF8 = b"\xef\xbf\xbd"
+
+
+def _enc(name: str) -> Encoding:
+    found = lookup(name)
+    if found is None:  # pragma: no cover - names from our own tables
+        raise UnknownEncodingError(name)
+    return found
+
+
+def _same_unicode_family(a: Encoding, b: Encoding) -> bool:
+    return a.name == b.name or (a.name in _UTF16 and b.name in _UTF16)
+
+
+def _utf8_text(body: bytes) -> str | None:
+    """The body as UTF-8 if it is entirely valid UTF-8 (CPython's strict decoder agrees with the
+    standard's on valid input), else ``None``."""
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _detect(body: bytes, tld: str | None) -> tuple[str, str] | None:
+    """The statistical detector's best guess for an undeclared page: (encoding name, origin), or ``None``.
+
+    The name is a WHATWG name, or a CPython codec name for encodings outside the standard (e.g.
+    "utf-32-be"), as ``mojifix.detect`` reports them. One small door to ``mojifix.detect`` (built in
+    parallel): until its ``detect`` function exists, this returns ``None`` and the browser's
+    fallback is used.
+    """
+    try:
+        detect = import_module("mojifix.detect").detect
+    except (ImportError, AttributeError):
+        return None
+    try:
+        detection = detect(body, domain="web", tld=tld)
+    except MojifixError:
+        return None
+    best = detection.best() if detection.verdict in ("text", "ascii") else None
+    if best is None:
+        return None
+    return best.encoding, f"detector ({best.confidence:.2f})"
+
+
+def _whatwg(name: str) -> Encoding | None:
+    """The WHATWG encoding a detection name denotes (names are labels too), else ``None``."""
+    return lookup(name) if is_whatwg(name) else None
+
+
+def _decode_detected(body: bytes, name: str) -> tuple[str, bool]:
+    """Decode with a detected encoding: WHATWG-exact, or CPython's codec for names outside the standard."""
+    enc = _whatwg(name)
+    if enc is not None:
+        return _decode(body, enc)
+    text = decode_as(body, name, errors="replace")
+    # A detected Unicode encoding outside the web's (UTF-32) may start with its BOM: not content.
+    return (text[1:] if text.startswith("\ufeff") else text), False
+
+
+def _decode(body: bytes, encoding: Encoding) -> tuple[str, bool]:
+    """Decode once with the standard's decoder (errors -> U+FFFD): (text, known to be error-free).
+
+    Valid UTF-8 takes CPython's strict decoder, which agrees with the standard's on valid input.
+    """
+    if encoding.name == "UTF-8":
+        start = 3 if body.startswith(b"\xef\xbb\xbf") else 0
+        fast = _utf8_text(body[start:] if start else body)
+        if fast is not None:
+            return fast, True
+    # The BOM was sniffed already: "sniff" only when one is there (it decided, and is stripped).
+    bom = "sniff" if body[:2] in (b"\xef\xbb", b"\xfe\xff", b"\xff\xfe") else "ignore"
+    return encoding.decode(body, errors="replace", bom=bom), False
+
+
+def _replacement_count(text: str, body: bytes, encoding: Encoding) -> int:
+    """U+FFFD produced by decoder errors (a U+FFFD written in a UTF-8 body is not counted)."""
+    count = text.count("\ufffd")
+    if count and encoding.name == "UTF-8":
+        count -= body.count(_REPLACEMENT_UTF8)
+    return max(count, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class _MetaSearch:
+    """The document's own declaration, as Chromium finds it, and what the Standard's prescan says."""
+
+    declaration: Declaration | None  # what decides (Chromium's scan; or the UTF-16 '<?x' pattern)
+    late: bool  # the declaration ends past the 1024-byte prescan window
+    prescan: Declaration | None  # the HTML Standard's prescan over the first 1024 bytes
+
+
+def _find_meta(body: bytes, *, deciding: bool) -> _MetaSearch:
+    """Chromium's meta scan decides (measured); the Standard's prescan is run to report divergences.
+
+    ``deciding=False``: a BOM or the transport layer has decided and the meta is only checked for
+    a conflict; then the scans run only when a "<meta" appears in the first 1024 bytes (a late
+    meta under a header charset goes unreported, which keeps header-declared pages fast).
+    """
+    if body[:6] in (b"<\x00?\x00x\x00", b"\x00<\x00?\x00x"):
+        # Prescan step 2; Chromium's CheckForXMLCharset does the same before any meta scan.
+        spec = prescan(body)
+        return _MetaSearch(spec, False, spec)
+    # The prescan needs a "<meta" (any case) in its window to find anything.
+    early_meta = META_OPEN.search(body, 0, PRESCAN_LIMIT) is not None
+    if not deciding and not early_meta:
+        return _MetaSearch(None, False, None)
+    spec = prescan(body) if deciding and early_meta else None
+    found = scan_head_meta(body).declaration
+    late = found is not None and found.end > PRESCAN_LIMIT
+    return _MetaSearch(found, late, spec)
+
+
+def _divergence(search: _MetaSearch) -> Finding | None:
+    """The "prescan-divergence" finding: the Standard's prescan and Chromium disagree on this page.
+
+    Chromium tokenizes (a meta inside <script>/<style>/<title> is text, the last duplicate charset
+    attribute wins, "--!>" closes a comment); Firefox, html5lib and most tools follow the prescan.
+    """
+    spec = search.prescan
+    chromium = None if search.late else search.declaration
+    spec_name = spec.encoding.name if spec is not None else None
+    chromium_name = chromium.encoding.name if chromium is not None else None
+    if spec_name == chromium_name:
+        return None
+    return Finding(
+        "prescan-divergence",
+        f"the HTML Standard's prescan (Firefox, html5lib) reads "
+        f"{spec_name or 'no declaration'} in the first {PRESCAN_LIMIT} bytes, Chromium reads "
+        f"{chromium_name or 'none there'}; mojifix follows Chromium. Other tools may decode this page "
+        "differently: make the declaration a plain <meta charset> at the top of <head>",
+        {
+            "prescan": spec_name,
+            "prescan_offset": spec.start if spec is not None else None,
+            "chromium": chromium_name,
+            "chromium_offset": chromium.start if chromium is not None else None,
+        },
+    )
+
+
+def _meta_origin(decl: Declaration) -> str:
+    if decl.kind == "meta-charset":
+        return f"<meta charset> at byte {decl.start}"
+    if decl.kind == "meta-content":
+        return f"<meta http-equiv content> at byte {decl.start}"
+    if decl.kind == "utf-16-xml-pattern":
+        return "UTF-16 '<?x' at byte 0"
+    return f"XML declaration at byte {decl.start}"
+
+
+def _transport_findings(problems: Sequence[str], label: str | None, values: list[str]) -> list[Finding]:
+    out: list[Finding] = []
+    for problem in problems:
+        if problem == "invalid-content-type":
+            out.append(
+                Finding(
+                    "invalid-content-type",
+                    "the Content-Type header is not a valid MIME type and was ignored, as browsers do; "
+                    "the encoding was taken from the document itself",
+                    {"values": list(values)},
+                )
+            )
+        elif problem == "unknown-label":
+            out.append(
+                Finding(
+                    "unknown-label",
+                    f"the Content-Type charset {label!r} names no encoding of the Encoding Standard and "
+                    "was ignored, as browsers do; pass override= if you know the real encoding",
+                    {"label": label, "origin": "Content-Type header"},
+                )
+            )
+    return out
+
+
+def decode_html(
+    body: bytes,
+    content_type: str | Sequence[str] | None = None,
+    *,
+    url: str | None = None,
+    override: str | None = None,
+    fallback: str = "detect",
+) -> DecodedHTML:
+    """Decode an HTML document's bytes the way a browser does, and say which rule decided.
+
+    ``content_type``: the Content-Type header value, or all of them (several headers are
+    combined as Fetch does). ``url``: the page's address; its TLD picks the legacy fallback and
+    hints the detector. ``override``: an encoding label that beats everything but a BOM (the
+    standard's "user override"). ``fallback``: for undeclared pages, "detect" (UTF-8 if the body
+    is valid UTF-8, else the detector) or "browser" (exactly the browser's legacy fallback).
+
+    Raises ``TypeError`` if ``body`` is not bytes, ``UnknownEncodingError`` for an unknown
+    ``override`` label, ``ValueError`` for an unknown ``fallback``. A malformed Content-Type is
+    never an error: it is ignored, with a warning.
+    """
+    if not isinstance(body, bytes | bytearray | memoryview):
+        raise TypeError(
+            f"decode_html() takes the document as bytes, not {type(body).__name__}; "
+            "pass the raw body (e.g. response.content), not already-decoded text"
+        )
+    if fallback not in _FALLBACKS:
+        raise ValueError(f"fallback must be 'detect' or 'browser', not {fallback!r}")
+    body = bytes(body)
+    warnings: list[Finding] = []
+
+    # Transport layer: Fetch's "legacy extract an encoding" over every Content-Type value.
+    values, dropped = normalize_header_values(content_type)
+    if dropped:
+        warnings.append(
+            Finding(
+                "invalid-content-type",
+                "content_type must be a string or a sequence of strings; the unusable part "
+                f"({type(content_type).__name__}) was ignored",
+                {"type": type(content_type).__name__},
+            )
+        )
+    transport = legacy_extract_encoding(values)
+    warnings.extend(_transport_findings(transport.problems, transport.label, values))
+
+    override_enc: Encoding | None = None
+    if override is not None:
+        override_enc = lookup(override)
+        if override_enc is None:
+            raise UnknownEncodingError(override)
+
+    # Declarations in the document itself (used to decide, or to warn about conflicts).
+    bom = bom_sniff(body)
+    decided_outside = bom is not None or override_enc is not None or transport.encoding is not None
+    if bom is None or bom.name == "UTF-8":
+        search = _find_meta(body, deciding=not decided_outside)
+    else:
+        search = _MetaSearch(None, False, None)
+    meta, late = search.declaration, search.late
+
+    encoding: Encoding
+    source: str
+    confidence: str
+    label: str | None = None
+    origin: str | None = None
+
+    if bom is not None:
+        # 1. BOM sniffing wins over everything, even the user's override (Chromium does the same).
+        encoding, source, confidence, origin = bom, "bom", "certain", "byte order mark"
+        for name, declared in (("Content-Type header", transport.encoding), ("meta", meta and meta.declared)):
+            if isinstance(declared, Encoding) and not _same_unicode_family(declared, bom):
+                warnings.append(
+                    Finding(
+                        "bom-contradicts-declaration",
+                        f"the byte order mark says {bom.name} but the {name} declares {declared.name}; "
+                        "the BOM wins (browsers agree), so the declaration is wrong",
+                        {"bom": bom.name, "declared": declared.name, "origin": name},
+                    )
+                )
+    elif override_enc is not None:
+        # 2. The user's explicit override.
+        encoding, source, confidence = override_enc, "override", "certain"
+        label, origin = override, "override argument"
+    elif transport.encoding is not None:
+        # 4. The transport layer's charset.
+        encoding, source, confidence = transport.encoding, "transport", "certain"
+        label, origin = transport.label, transport.origin
+        if meta is not None and meta.encoding.name != encoding.name:
+            warnings.append(
+                Finding(
+                    "header-meta-conflict",
+                    f"the Content-Type header says {encoding.name} but {_meta_origin(meta)} says "
+                    f"{meta.encoding.name}; the header wins (browsers agree). If the text looks wrong, "
+                    f"try override={meta.label!r}",
+                    {
+                        "header_label": transport.label,
+                        "header_encoding": encoding.name,
+                        "meta_label": meta.label,
+                        "meta_encoding": meta.encoding.name,
+                        "meta_offset": meta.start,
+                    },
+                )
+            )
+    elif meta is not None:
+        # 5. The meta scan (Chromium's: in the head without limit, else the first 1024 bytes).
+        encoding, label, origin, confidence = meta.encoding, meta.label, _meta_origin(meta), "tentative"
+        divergence = _divergence(search)
+        if divergence is not None:
+            warnings.append(divergence)
+        source = "meta-late" if late else "meta"
+        if meta.kind == "utf-16-xml-pattern":
+            source, label = "xml-declaration", None  # a byte pattern, not a label
+        if late:
+            warnings.append(
+                Finding(
+                    "late-meta",
+                    f"the encoding declaration ({origin}) ends at byte {meta.end}, past the "
+                    f"{PRESCAN_LIMIT}-byte prescan window; Chromium still honours it because it is in the "
+                    "document head, other tools do not. Move it to the top of <head>",
+                    {"offset": meta.start, "end": meta.end, "window": PRESCAN_LIMIT},
+                )
+            )
+    else:
+        divergence = _divergence(search)
+        if divergence is not None:
+            warnings.append(divergence)
+        xml = get_xml_encoding(body)
+        if xml is not None:
+            # The prescan's "get an XML encoding" (Chromium: CheckForXMLCharset).
+            encoding, source, confidence = xml.encoding, "xml-declaration", "tentative"
+            label, origin = xml.label, _meta_origin(xml)
+        else:
+            return _undeclared(body, url, fallback, warnings)
+
+    text, clean = _decode(body, encoding)
+    count = 0 if clean else _replacement_count(text, body, encoding)
+    if encoding.name == "replacement":
+        warnings.append(
+            Finding(
+                "replacement-label",
+                f"the label {label!r} maps to the 'replacement' encoding (a security measure for "
+                "ISO-2022-KR, HZ-GB-2312 and similar): browsers show the whole document as one U+FFFD. "
+                "Pass override= with the real encoding to read it",
+                {"label": label, "origin": origin},
+            )
+        )
+    elif source in ("transport", "meta", "meta-late", "xml-declaration", "override"):
+        suspect = _suspect(body, encoding, count, url)
+        if suspect is not None:
+            warnings.append(suspect)
+    if count and encoding.name != "replacement":
+        warnings.append(_replacement_finding(count, encoding))
+    return DecodedHTML(
+        text=text,
+        encoding=encoding.name,
+        source=source,
+        confidence=confidence,
+        label=label,
+        label_origin=origin,
+        warnings=tuple(warnings),
+        replacement_count=count,
+        browser_encoding=encoding.name,
+        browser_source=source,
+    )
+
+
+def _replacement_finding(count: int, encoding: Encoding) -> Finding:
+    return _replacement_finding_named(count, encoding.name)
+
+
+def _replacement_finding_named(count: int, name: str) -> Finding:
+    return Finding(
+        "replacement-characters",
+        f"decoding as {name} produced {count} U+FFFD replacement character(s): some bytes are not "
+        "valid in that encoding (browsers show the same); the text is lossy",
+        {"count": count, "encoding": name},
+    )
+
+
+def _suspect(body: bytes, encoding: Encoding, errors: int, url: str | None) -> Finding | None:
+    """The "declared-encoding-suspect" check: the declaration is probably wrong.
+
+    Two signs. (a) A legacy encoding is declared but the body is valid UTF-8 with multibyte
+    sequences: legacy text is almost never valid UTF-8 by accident. (b) The declared decoder
+    produced at least SUSPECT_MIN_ERRORS errors while another candidate (UTF-8, the detector's
+    choice, the TLD's fallback) decodes the body without any.
+    """
+    if encoding.name in ("UTF-8", *_UTF16):
+        return None
+    if not body.isascii() and _utf8_text(body) is not None:
+        return Finding(
+            "declared-encoding-suspect",
+            f"the page declares {encoding.name} but its bytes are valid UTF-8 with multibyte sequences; "
+            "it is probably UTF-8 (browsers follow the declaration). Try override='utf-8'",
+            {"declared": encoding.name, "suggested": "UTF-8", "reason": "valid-utf-8"},
+        )
+    if errors < SUSPECT_MIN_ERRORS:
+        return None
+    candidates: list[Encoding] = []
+    detected = _detect(body, tld_of(url))
+    detected_enc = _whatwg(detected[0]) if detected is not None else None
+    if detected_enc is not None:
+        candidates.append(detected_enc)
+    candidates.append(_enc(fallback_for_url(url)[0]))
+    for candidate in candidates:
+        if candidate.name == encoding.name:
+            continue
+        if "\ufffd" not in candidate.decode(body, errors="replace", bom="sniff"):
+            return Finding(
+                "declared-encoding-suspect",
+                f"decoding as the declared {encoding.name} produced {errors} errors, but "
+                f"{candidate.name} decodes the page cleanly; the declaration is probably wrong. "
+                f"Try override={candidate.name!r}",
+                {
+                    "declared": encoding.name,
+                    "suggested": candidate.name,
+                    "reason": "decoder-errors",
+                    "errors": errors,
+                },
+            )
+    return None
+
+
+def _browser_fallback(
+    body: bytes, url: str | None, detected: tuple[str, str] | None
+) -> tuple[Encoding, str, str | None]:
+    """What Chromium picks for an undeclared page: (encoding, source, origin).
+
+    Chromium runs its detector (CED) and keeps a non-UTF-8 answer; pure ASCII comes out as
+    windows-1252 on every host; a UTF-8 answer or no answer falls back to the TLD table, else to
+    windows-1252 (docs/browser-measurements.md, section 4). mojifix's detector stands in for CED.
+    """
+    if _is_plain_ascii(body):
+        return _enc("windows-1252"), "default", "ASCII-only body"
+    enc = _whatwg(detected[0]) if detected is not None else None
+    if enc is not None and detected is not None and enc.name not in ("UTF-8", "replacement", *_UTF16):
+        return enc, "detected", detected[1]
+    name, table_tld = fallback_for_url(url)
+    if table_tld is not None:
+        return _enc(name), "tld-default", f"fallback for .{table_tld}"
+    return _enc(name), "default", None
+
+
+def _utf32be_with_bom(body: bytes) -> bool:
+    """00 00 FE FF and the rest valid UTF-32BE. (FF FE 00 00 is UTF-16LE's BOM on the web.)"""
+    if not body.startswith(b"\x00\x00\xfe\xff") or len(body) % 4:
+        return False
+    try:
+        body.decode("utf-32-be")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _is_plain_ascii(body: bytes) -> bool:
+    # ESC is ASCII but starts ISO-2022-JP sequences, which detectors (CED too) recognise.
+    return body.isascii() and b"\x1b" not in body
+
+
+def _undeclared(body: bytes, url: str | None, fallback: str, warnings: list[Finding]) -> DecodedHTML:
+    """Steps 6-9 for a page that declares nothing: the browser falls back; mojifix reads it right."""
+    # mojifix reads a valid UTF-8 body as UTF-8 -- except 7-bit text with escape sequences, which is
+    # valid ASCII but may well be ISO-2022-JP: the detector decides those.
+    seven_bit_escapes = b"\x1b" in body and body.isascii()
+    text = _utf8_text(body) if fallback == "detect" and not seven_bit_escapes else None
+    # The detector runs once, only when its answer can matter.
+    needs_detector = not _is_plain_ascii(body) and (fallback == "browser" or text is None)
+    detected = _detect(body, tld_of(url)) if needs_detector else None
+    if fallback == "detect" and text is None and _utf32be_with_bom(body):
+        # The web has no UTF-32 (browsers ignore its BOM); mojifix reads it, beyond the browser.
+        detected = ("utf-32-be", "UTF-32BE byte order mark (not a web encoding)")
+    browser_enc, browser_source, browser_origin = _browser_fallback(body, url, detected)
+    name: str
+    if text is not None:
+        name, source, origin = "UTF-8", "utf-8-valid", "whole body is valid UTF-8"
+        count = 0  # the whole body is valid UTF-8
+    else:
+        name, source, origin = browser_enc.name, browser_source, browser_origin
+        if fallback == "detect" and detected is not None:
+            # mojifix trusts the detector's answer, UTF-8 included (browsers discard a UTF-8 answer).
+            name, source, origin = detected[0], "detected", detected[1]
+        elif fallback == "detect" and seven_bit_escapes:
+            name, source, origin = "UTF-8", "utf-8-valid", "whole body is valid UTF-8"
+        if _whatwg(name) is not None:
+            text, clean = _decode(body, _enc(name))
+        else:
+            text, clean = _decode_detected(body, name)
+        count = 0 if clean else text.count("\ufffd")
+    if count:
+        warnings.append(_replacement_finding_named(count, name))
+    return DecodedHTML(
+        text=text,
+        encoding=name,
+        source=source,
+        confidence="tentative",
+        label=None,
+        label_origin=origin,
+        warnings=tuple(warnings),
+        replacement_count=count,
+        browser_encoding=browser_enc.name,
+        browser_source=browser_source,
+    )

@@ -1,0 +1,490 @@
+"""Shared machinery of the CJK codecs (gb18030/GBK, Big5, EUC-JP, Shift_JIS, EUC-KR; ISO-2022-JP reuses some).
+
+Why this exists: the standard's decoders are byte-at-a-time state machines, far too slow in pure
+Python, while CPython has C codecs that agree with them on almost every valid sequence. So each
+codec decodes in three layers:
+
+1. **Exact one-step decoder** (``Step``): runs the standard's decoder from a clean state at one byte
+   offset until it emits one item (characters or an error) and says where the standard resumes
+   (after "restore", e.g. an ASCII trail byte is read again). Every one of these five decoders is back in
+   its initial state after each item, so one step is self-contained. Looping it is the exact slow path.
+2. **Fast path**: the nearest CPython codec, with an error handler registered by this module that, at
+   each CPython error, runs exactly one exact step and resumes where the standard resumes.
+3. **Check and fix-up**: valid sequences that CPython maps differently from the standard are found
+   once, exhaustively (every CPython token of 1 and 2 bytes, and EUC-JP's 3-byte ones), when the
+   codec is first used. A wrong character that only ever stands for one standard character is fixed
+   with ``str.translate``; any other ("slow") character sends the input, cut after sync bytes into
+   pieces of about 4 KB, through the exact path piece by piece. The presence test is a few ``in``
+   scans (C ``memchr``-like speed) or, for large sets, one compiled character class.
+
+Proof sketch that the fast path is exact when no slow character appears: CPython and the standard both
+start clean; every CPython token is, by the exhaustive check, a standard token of the same length
+with the same (or translated) output; so both are at the same boundary when CPython reports an error,
+where the handler does what the standard does and resumes where the standard resumes, in sync again.
+The exhaustive tests (tests/whatwg/test_cjk_exhaustive.py) check the result against a reference.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Callable, Container, Iterable, Iterator
+from dataclasses import dataclass
+from typing import AnyStr
+
+from mojifix.errors import DecodeError, EncodeError
+from mojifix.whatwg._base import WhatwgCodec
+
+#: One exact decoder step: ``step(data, i, n) -> (text, j)``; ``text`` is None for a decoder error
+#: spanning ``data[i:j]``; decoding resumes at ``j`` (``i < j <= n``).
+Step = Callable[[bytes, int, int], "tuple[str | None, int]"]
+
+REPLACEMENT = "\ufffd"
+
+#: Above this many suspect characters the presence test uses one regex character class (about
+#: 650 MB/s here) instead of one ``in`` scan per character (several GB/s each); 24 ``in`` scans
+#: cost about the same as the regex on the machine this was measured on.
+MAX_SCANNED_SUSPECTS = 24
+
+#: Size of the pieces the exact path cuts an input into before falling back to pure Python for
+#: the pieces that need it (about a screenful of text; keeps the slow part small and local).
+PIECE_BYTES = 4096
+
+#: Sync bytes: bytes after which a stateless decoder is back in its initial state, having read
+#: nothing beyond. A byte its decoder never accepts as a continuation ends any pending sequence (and
+#: is then read again and emitted as itself); below 0x30 that holds for all five, so it is the
+#: default; each codec widens it to its own set (``StatelessCjkCodec.sync_bytes``).
+SYNC_BYTES = b"\x00-\x2f"
+
+
+def sync_patterns(byte_class: bytes) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """(any sync byte, the last sync byte and what follows it to the end) for a regex byte class."""
+    any_sync = re.compile(b"[" + byte_class + b"]")
+    return any_sync, re.compile(b"[" + byte_class + b"][^" + byte_class + b"]*\\Z")
+
+
+def decode_steps(step: Step, data: bytes, start: int, end: int, errors: str, name: str) -> str:
+    """The exact slow path: run ``step`` over ``data[start:end]`` (end-of-queue at ``end``).
+
+    Strict errors are reported with offsets into ``data``.
+    """
+    out: list[str] = []
+    append = out.append
+    i = start
+    while i < end:
+        text, j = step(data, i, end)
+        if text is None:
+            if errors == "strict":
+                raise DecodeError(name, bytes(data), i, j, error_reason(data, i, j, end))
+            text = REPLACEMENT
+        append(text)
+        i = j
+    return "".join(out)
+
+
+def error_reason(data: bytes, i: int, j: int, end: int) -> str:
+    """A short human reason for a decoder error spanning ``data[i:j]``."""
+    if j == end and data[i] >= 0x80:
+        return "invalid or truncated multi-byte sequence at the end of the input"
+    if j - i == 1:
+        return f"byte 0x{data[i]:02X} does not start a valid sequence here, or the next byte cannot follow it"
+    return "invalid multi-byte sequence"
+
+
+def encode_error(name: str, text: str, index: int) -> EncodeError:
+    """The strict encoder error for ``text[index]``, with a hint on what to do next."""
+    char = text[index]
+    what = "a lone surrogate" if 0xD800 <= ord(char) <= 0xDFFF else "not in this encoding"
+    return EncodeError(name, text, index, index + 1, f"{what}; use errors='html' for &#N; references")
+
+
+@dataclass(frozen=True, slots=True)
+class FastPathPlan:
+    """What the exhaustive comparison with a CPython codec found (built once per codec instance)."""
+
+    #: CPython codec name used for the fast path
+    py_codec: str
+    #: error-handler names registered for this codec ("replace" and "strict" behaviour)
+    replace_handler: str
+    strict_handler: str
+    #: ``str.translate`` table: character CPython outputs -> the standard's character
+    remap: dict[int, str]
+    #: characters whose presence means "this region needs the exact path"
+    slow_chars: frozenset[str]
+    #: first character CPython outputs -> byte sequences it decodes wrongly to characters that are
+    #: right elsewhere: if the character appears and one of the sequences is in the input, the
+    #: region needs the exact path
+    slow_sequences: dict[str, tuple[bytes, ...]]
+    #: True if ``text`` contains a remap or slow character (cheap, C-speed test)
+    has_suspects: Callable[[str], bool]
+    #: True if ``text`` contains a slow character
+    has_slow: Callable[[str], bool]
+
+
+def presence_test(items: Iterable[AnyStr]) -> Callable[[AnyStr], bool]:
+    """A fast "does ``text`` contain any of ``items``" function, chosen by how many there are."""
+    chosen = sorted(set(items))
+    if not chosen:
+        return lambda text: False
+    if len(chosen) <= MAX_SCANNED_SUSPECTS:
+        frozen = tuple(chosen)
+        return lambda text: any(c in text for c in frozen)
+    if isinstance(chosen[0], str):
+        pattern = re.compile("|".join(map(re.escape, chosen)))  # compiled to one character class
+    else:
+        pattern = re.compile(b"|".join(map(re.escape, chosen)))
+    return lambda text: pattern.search(text) is not None
+
+
+def cpython_tokens(py_codec: str, longer_prefixes: Iterable[bytes] = ()) -> Iterator[tuple[bytes, str]]:
+    """Every byte sequence the CPython codec decodes whole: all 1-byte ones, all 2-byte ones whose
+    first byte is not a 1-byte token, and ``prefix + byte`` for each of ``longer_prefixes``.
+    """
+    single: set[int] = set()
+    for b in range(256):
+        seq = bytes((b,))
+        if (text := _cpython_decode(seq, py_codec)) is not None:
+            single.add(b)
+            yield seq, text
+    for lead in range(256):
+        if lead not in single:
+            yield from _row_tokens(bytes((lead,)), py_codec)
+    for prefix in longer_prefixes:
+        yield from _row_tokens(prefix, py_codec)
+
+
+#: A byte that no tested sequence ends with and that ends any pending sequence: separates the
+#: sequences of a row so the row decodes in one call.
+_ROW_SEPARATOR = 0x0A
+_ESCAPED = re.compile("[\udc80-\udcff]")
+
+
+def _row_tokens(prefix: bytes, py_codec: str) -> Iterator[tuple[bytes, str]]:
+    """``prefix + byte`` for all 256 bytes, those CPython decodes whole, with their text.
+
+    The row is decoded in one call, each sequence followed by the separator; with "surrogateescape",
+    a sequence CPython rejects (even partly) shows lone surrogates. Falls back to one call per
+    sequence if the pieces do not line up.
+    """
+    trails = [t for t in range(256) if t != _ROW_SEPARATOR]
+    seqs = [prefix + bytes((t,)) for t in trails]
+    sep = bytes((_ROW_SEPARATOR,))
+    pieces = (sep.join(seqs) + sep).decode(py_codec, "surrogateescape").split(chr(_ROW_SEPARATOR))
+    if len(pieces) != len(seqs) + 1:
+        pieces = [_cpython_decode(seq, py_codec) or "\udc80" for seq in seqs] + [""]
+    for seq, piece in zip(seqs, pieces, strict=False):
+        if piece and _ESCAPED.search(piece) is None:
+            yield seq, piece
+    seq = prefix + sep
+    if (text := _cpython_decode(seq, py_codec)) is not None:
+        yield seq, text
+
+
+def _cpython_decode(seq: bytes, py_codec: str) -> str | None:
+    """``seq`` decoded by the CPython codec, or None if it rejects it."""
+    try:
+        return seq.decode(py_codec)
+    except UnicodeDecodeError:
+        return None
+
+
+def build_plan(
+    name: str, py_codec: str, step: Step, spec_chars: Container[str], tokens: Iterable[tuple[bytes, str]]
+) -> FastPathPlan:
+    """Compare every CPython token with the exact step and register this codec's error handlers.
+
+    ``spec_chars``: every character the standard's decoder can output for this encoding. A wrong
+    CPython character can be translated back only if the standard never outputs it (so neither an
+    agreeing token nor the error handler can have produced it) and it always stands for the same
+    standard character.
+    """
+    agreed: set[str] = set()
+    disagreed: list[tuple[bytes, str, str | None]] = []
+    for seq, got in tokens:
+        want, end = step(seq, 0, len(seq))
+        if end == len(seq) and want == got:
+            agreed.update(got)
+        else:
+            same_length = end == len(seq) and want is not None and len(want) == 1 and len(got) == 1
+            disagreed.append((seq, got, want if same_length else None))
+    remap: dict[str, str] = {}
+    conflicting: set[str] = set()
+    for _, got, want in disagreed:
+        if want is not None and remap.setdefault(got, want) != want:
+            conflicting.add(got)
+    slow: set[str] = set()
+    slow_sequences: dict[str, set[bytes]] = {}
+    for seq, got, want in disagreed:
+        if any(c in agreed for c in got):
+            # CPython's output here is also right elsewhere (e.g. EUC-JP 0x8F 0xA2 0xB7 -> "~"):
+            # when that output appears, only the input bytes can tell.
+            slow_sequences.setdefault(got[0], set()).add(seq)
+            remap.pop(got, None)
+        elif want is None or got in conflicting or got in spec_chars:
+            slow.update(got)
+            remap.pop(got, None)
+    for char in slow:
+        remap.pop(char, None)
+
+    def replace_handler(exc: UnicodeDecodeError) -> tuple[str, int]:
+        # Called once per CPython error: kept minimal (it is the fast path's main cost on text with
+        # many sequences CPython lacks).
+        text, j = step(exc.object, exc.start, len(exc.object))
+        return (REPLACEMENT if text is None else text), j
+
+    def strict_handler(exc: UnicodeDecodeError) -> tuple[str, int]:
+        data = exc.object
+        text, j = step(data, exc.start, len(data))
+        if text is None:
+            raise DecodeError(name, data, exc.start, j, error_reason(data, exc.start, j, len(data)))
+        return text, j
+
+    tag = "mojifix.whatwg." + name.lower()
+    codecs.register_error(tag + ".replace", replace_handler)
+    codecs.register_error(tag + ".strict", strict_handler)
+    return FastPathPlan(
+        py_codec=py_codec,
+        replace_handler=tag + ".replace",
+        strict_handler=tag + ".strict",
+        remap={ord(k): v for k, v in remap.items()},
+        slow_chars=frozenset(slow),
+        slow_sequences={char: tuple(sorted(seqs)) for char, seqs in slow_sequences.items()},
+        has_suspects=presence_test(slow | set(remap)),
+        has_slow=presence_test(slow),
+    )
+
+
+def pieces(data: bytes, sync: re.Pattern[bytes], size: int = PIECE_BYTES) -> Iterator[tuple[int, int]]:
+    """Cut ``data`` into ``(start, end)`` pieces of about ``size`` bytes, each ending just after a
+    sync byte (or at the end), so each piece decodes independently."""
+    n = len(data)
+    start = 0
+    while start < n:
+        cut = start + size
+        if cut >= n:
+            yield start, n
+            return
+        m = sync.search(data, cut)
+        end = n if m is None else m.end()
+        yield start, end
+        start = end
+
+
+class StatelessCjkCodec(WhatwgCodec):
+    """Base of the five codecs whose decoder is back in its initial state after every item."""
+
+    name: str
+    #: nearest CPython codec, chosen by measured closeness (see docs/whatwg-cpython-differences.md)
+    py_codec: str
+    #: the longest byte sequence the decoder reads for one item (how far an error may look ahead)
+    max_sequence_length = 2
+    #: regex byte class of this decoder's sync bytes (see ``SYNC_BYTES``)
+    sync_bytes = SYNC_BYTES
+
+    @property
+    def sync(self) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+        """(any sync byte, last sync byte to the end), compiled from ``sync_bytes`` (``re`` caches)."""
+        return sync_patterns(self.sync_bytes)
+
+    def __init__(self) -> None:
+        self._plan: FastPathPlan | None = None
+        self._step: Step | None = None
+        self._encode_table: dict[int, str] | None = None
+
+    # --- what each codec supplies -------------------------------------------------------------------
+    def make_step(self) -> Step:
+        """Build the exact one-step decoder (see ``Step``)."""
+        raise NotImplementedError
+
+    def spec_chars(self) -> Container[str]:
+        """Every character the standard's decoder can output for this encoding."""
+        raise NotImplementedError
+
+    def longer_prefixes(self) -> Iterable[bytes]:
+        """Prefixes of CPython tokens longer than 2 bytes (EUC-JP 0x8F x y): each prefix + every byte
+        is compared too."""
+        return ()
+
+    def make_encode_table(self) -> dict[int, str]:
+        """code point -> the encoder's bytes as a latin-1 string, for every non-ASCII encodable code point."""
+        raise NotImplementedError
+
+    def encode_fallback(self, code_point: int) -> str | None:
+        """Bytes (latin-1 string) for a code point not in the encode table, or None; none by default."""
+        return None
+
+    # --- shared ------------------------------------------------------------------------------------------
+    @property
+    def step(self) -> Step:
+        if self._step is None:
+            self._step = self.make_step()
+        return self._step
+
+    @property
+    def plan(self) -> FastPathPlan:
+        """The fast-path plan, built at first use (20-80 ms: one CPython call per row of 256 sequences)."""
+        if self._plan is None:
+            step = self.step
+            tokens = cpython_tokens(self.py_codec, self.longer_prefixes())
+            self._plan = build_plan(self.name, self.py_codec, step, self.spec_chars(), tokens)
+        return self._plan
+
+    def _fast(self, data: bytes, handler: str) -> str | None:
+        """Fast-path decode; None if the text needs the exact path."""
+        plan = self.plan
+        text = data.decode(plan.py_codec, handler)
+        for char, seqs in plan.slow_sequences.items():
+            for seq in seqs:
+                # first byte (one memchr, often absent), then the character, then the whole sequence
+                if seq[:1] in data and char in text and seq in data:
+                    return None
+        if plan.has_suspects(text):
+            if plan.has_slow(text):
+                return None
+            text = text.translate(plan.remap)
+        return text
+
+    def decode(self, data: bytes, errors: str = "replace") -> str:
+        """The standard's decoder over all of ``data``, at C speed where CPython agrees."""
+        data = as_bytes(data)
+        if errors == "replace":
+            text = self._fast(data, self.plan.replace_handler)
+            return text if text is not None else self._exact(data, "replace")
+        if errors != "strict":
+            raise ValueError(f"errors must be 'replace' or 'strict', not {errors!r}")
+        try:
+            text = self._fast(data, self.plan.strict_handler)
+        except DecodeError as exc:
+            # The handler found an error at a CPython-synchronised boundary; it is the first error
+            # unless CPython accepted something wrong before it (then the exact path finds it).
+            if self._fast(data[: exc.start], self.plan.replace_handler) is not None:
+                raise DecodeError(self.name, data, exc.start, exc.end, exc.reason) from None
+            text = None
+        return text if text is not None else self._exact(data, "strict")
+
+    def _exact(self, data: bytes, errors: str) -> str:
+        """Exact decode, piece by piece: fast path where it is clean, pure-Python steps elsewhere."""
+        out = []
+        handler = self.plan.replace_handler
+        for start, end in pieces(data, self.sync[0]):
+            piece = data[start:end]
+            text = self._fast(piece, handler)
+            if text is None or (errors == "strict" and REPLACEMENT in text):
+                text = decode_steps(self.step, data, start, end, errors, self.name)
+            out.append(text)
+        return "".join(out)
+
+    def encode(self, text: str, errors: str = "strict") -> bytes:
+        """The standard's encoder; ``errors="html"`` writes ``&#N;`` for what it cannot encode."""
+        if not isinstance(text, str):
+            raise TypeError(f"encode() takes str, not {type(text).__name__}")
+        if errors not in ("strict", "html"):
+            raise ValueError(f"errors must be 'strict' or 'html', not {errors!r}")
+        if self._encode_table is None:
+            self._encode_table = self.make_encode_table()
+        table = self._encode_table
+        try:
+            return text.translate(table).encode("latin-1")
+        except UnicodeEncodeError:
+            pass
+        out: list[bytes] = []
+        for index, char in enumerate(text):
+            cp = ord(char)
+            if 0xD800 <= cp <= 0xDFFF:
+                if errors == "strict":
+                    raise encode_error(self.name, text, index)
+                cp = 0xFFFD  # a lone surrogate is U+FFFD in a scalar value string (as in browsers' forms)
+            got = chr(cp) if cp < 0x80 else table.get(cp) or self.encode_fallback(cp)
+            if got is None or got == UNENCODABLE:
+                if errors == "strict":
+                    raise encode_error(self.name, text, index)
+                out.append(b"&#%d;" % cp)
+            else:
+                out.append(got.encode("latin-1"))
+        return b"".join(out)
+
+    def incremental_decoder(self, errors: str = "replace") -> codecs.IncrementalDecoder:
+        return BufferedIncrementalDecoder(self, errors)
+
+
+#: Marks a code point U+0080-U+00FF the encoder cannot encode, in an encode table: ``str.translate``
+#: leaves unmapped characters as they are and latin-1 would then accept them silently.
+UNENCODABLE = "\uffff"
+
+
+def encode_table_base() -> dict[int, str]:
+    """An encode table with every U+0080-U+00FF marked unencodable, to be filled by the codec."""
+    return {cp: UNENCODABLE for cp in range(0x80, 0x100)}
+
+
+def as_bytes(data: object) -> bytes:
+    """``data`` as bytes; a TypeError saying what to pass for anything else."""
+    if isinstance(data, bytes):
+        return data
+    if isinstance(data, bytearray | memoryview):
+        return bytes(data)
+    raise TypeError(f"decode() takes bytes (or bytearray/memoryview), not {type(data).__name__}")
+
+
+class BufferedIncrementalDecoder(codecs.IncrementalDecoder):
+    """Stream decoder for the stateless codecs: decodes up to the last sync point, keeps the rest.
+
+    Any split of the input gives exactly the one-shot result: a piece is only decoded when it ends
+    where the one-shot decoder is in its initial state (after a sync byte, or at a boundary the exact
+    step found), so each piece decodes the same alone as in context.
+    """
+
+    def __init__(self, codec: StatelessCjkCodec, errors: str = "replace") -> None:
+        super().__init__(errors)
+        self.codec = codec
+        self.pending = b""
+        self.offset = 0  # stream offset of ``pending`` (for strict error messages)
+
+    def decode(self, input: bytes, final: bool = False) -> str:
+        data = self.pending + as_bytes(input)
+        cut = len(data) if final else self._boundary(data)
+        self.pending = data[cut:]
+        head = data[:cut]
+        base = self.offset
+        self.offset += cut
+        if not head:
+            return ""
+        try:
+            return self.codec.decode(head, self.errors)
+        except DecodeError as exc:
+            reason = f"{exc.reason} (stream offset {base + exc.start})"
+            raise DecodeError(self.codec.name, head, exc.start, exc.end, reason) from None
+
+    def _boundary(self, data: bytes) -> int:
+        """The last offset where the exact decoder is in its initial state and has read nothing beyond.
+
+        ``data`` starts at such an offset; so does the end of its last sync byte (no decoder reads past
+        a sync byte). From there, exact steps are walked, tracking how far each may have looked: a step
+        that output characters read exactly the bytes it consumed; an error may have read up to the
+        longest sequence and restored some. (A stream with no sync byte at all is walked in pure
+        Python: correct, but slow.)
+        """
+        m = self.codec.sync[1].search(data)
+        i = cut = horizon = 0 if m is None else m.start() + 1
+        step = self.codec.step
+        longest = self.codec.max_sequence_length
+        n = len(data)
+        while i < n:
+            text, j = step(data, i, n)
+            if j >= n:
+                break
+            horizon = max(horizon, j if text is not None else min(n, i + longest))
+            if horizon <= j:
+                cut = j
+            i = j
+        return cut
+
+    def reset(self) -> None:
+        self.pending = b""
+        self.offset = 0
+
+    def getstate(self) -> tuple[bytes, int]:
+        return self.pending, 0
+
+    def setstate(self, state: tuple[bytes, int]) -> None:
+        self.pending = state[0]

@@ -1,0 +1,468 @@
+"""ISO-2022-JP (https://encoding.spec.whatwg.org/#iso-2022-jp).
+
+Unlike the other CJK decoders, this one keeps state across items (the mode set by the last escape
+sequence, and the "output" flag that makes two escape sequences in a row an error), and CPython's
+``iso2022_jp`` differs from it in state-dependent ways an error handler cannot see. So, three paths:
+
+- **CPython path** (one-shot decoding of plain input): when one regex pass shows none of the inputs
+  where CPython and the standard part ways (``CPYTHON_DIFFERS``), CPython's ``iso2022_jp`` decodes it;
+  an error handler decodes the NEC/IBM pairs it lacks from the index, and its six jis0208 mapping
+  differences are translated back (found by comparing all 94 x 94 pairs at first use).
+- **Segment path**: the input is split at valid escape sequences; the bodies of each mode are joined,
+  checked with ``bytes.translate`` and decoded in bulk (ASCII: ``bytes.decode``; Roman and katakana:
+  ``str.translate``; jis0208: bytes + 0x80 through the exact EUC-JP decoder, since a pair of 0x21-0x7E
+  bytes is the EUC-JP pair with both bytes + 0x80, and both decoders treat a pair with no index entry
+  as one error). Also used by the incremental decoder, which carries the state between chunks.
+- **Exact path**: a transcription of the state machine, used when a segment is not well-formed (any
+  decoder error other than an unmapped pair or back-to-back escape sequences, or strict-mode errors).
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass
+
+from mojifix.errors import DecodeError
+from mojifix.whatwg._base import WhatwgCodec
+from mojifix.whatwg._cjk import REPLACEMENT, as_bytes, encode_error
+from mojifix.whatwg._tables import INDEXES, NO_ENTRY
+from mojifix.whatwg.euc_jp import EucJp
+
+__all__ = ["CODECS", "Iso2022Jp"]
+
+ESC = 0x1B
+#: The four decoder modes that persist between items (spec: ISO-2022-JP decoder state).
+ASCII, ROMAN, KATAKANA, LEADING = "ASCII", "Roman", "katakana", "leading byte"
+#: Final bytes of the valid escape sequences (spec: ISO-2022-JP decoder, "escape", steps 3-6).
+ESCAPES = {b"(B": ASCII, b"(J": ROMAN, b"(I": KATAKANA, b"$@": LEADING, b"$B": LEADING}
+ESCAPE_SPLIT = re.compile(rb"(\x1b(?:\$[@B]|\([BJI]))")
+#: Where CPython's iso2022_jp would not do what the standard does, in one regex pass (every branch
+#: starts at an ESC): an ESC that does not start ESC $ B, ESC ( B or ESC ( J (the others go the
+#: segment way); an escape sequence right after another one (an error in the standard); a jis0208
+#: segment whose run of 0x21-0x7E bytes is followed by something other than ESC or the end (a byte
+#: the standard rejects there and CPython passes through).
+CPYTHON_DIFFERS = re.compile(rb"\x1b(?:\$B(?:[\x21-\x7e]*+(?!\x1b|\Z)|\x1b)|\([BJ]\x1b|(?!\$B|\([BJ]))")
+#: A partial escape sequence at the end of a chunk of a stream: wait for more bytes.
+PARTIAL_ESCAPE_AT_END = re.compile(rb"\x1b[$(]?\Z")
+#: Bytes of well-formed bodies (the rest are decoder errors): jis0208 bodies are joined with 0x8A
+#: (0x0A once 0x80 is added, so it never joins a pair), katakana bodies with ESC; ASCII and Roman
+#: bodies are ASCII without SO and SI.
+JIS_SEPARATOR = b"\x8a"
+JIS_BODY_BYTES = bytes(range(0x21, 0x7F)) + JIS_SEPARATOR
+KATAKANA_BODY_BYTES = bytes(range(0x21, 0x60)) + b"\x1b"
+#: bytes.translate table: a jis0208 pair byte 0x21-0x7E -> its EUC-JP byte 0xA1-0xFE.
+TO_EUC_JP = bytes((b + 0x80) & 0xFF for b in range(256))
+#: str.translate tables for Roman (0x5C, 0x7E) and katakana (0x21-0x5F -> U+FF61-U+FF9F).
+ROMAN_TABLE = {0x5C: "\u00a5", 0x7E: "\u203e"}
+KATAKANA_TABLE = {b: chr(0xFF61 - 0x21 + b) for b in range(0x21, 0x60)}
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The decoder's state between items: its mode (which is also its output state) and output flag."""
+
+    mode: str = ASCII
+    output: bool = False
+
+
+class Iso2022Jp(WhatwgCodec):
+    """ISO-2022-JP: fast segment decoding with an exact state machine behind it."""
+
+    name = "ISO-2022-JP"
+
+    def __init__(self) -> None:
+        self._euc_jp = EucJp()
+        self._jis0208: dict[int, int] | None = None
+        self._cpython: tuple[dict[int, str], tuple[str, ...]] | None = None
+
+    # --- decoding --------------------------------------------------------------------------------------
+    def decode(self, data: bytes, errors: str = "replace") -> str:
+        """The standard's decoder over all of ``data`` from the initial state."""
+        data = as_bytes(data)
+        if errors not in ("replace", "strict"):
+            raise ValueError(f"errors must be 'replace' or 'strict', not {errors!r}")
+        if (text := self._cpython_fast(data)) is not None:
+            return text
+        text, _, _ = self.decode_from(data, State(), True, errors)
+        return text
+
+    def _cpython_fast(self, data: bytes) -> str | None:
+        """One-shot decoding of plain well-formed input with CPython's ``iso2022_jp``; None otherwise.
+
+        Used only when every check below passes, which leaves CPython and the standard doing the same
+        thing: ASCII bytes only, no SO/SI, every ESC starting ESC $ B, ESC ( B or ESC ( J (the rest go
+        the segment way), no escape sequence right after another (an error in the standard), nothing but
+        0x21-0x7E in jis0208 segments (CPython passes control bytes through there), and CPython
+        decoding it with no error other than a whole jis0208 pair it lacks (the NEC and IBM
+        extensions), which the error handler decodes from the index. Its jis0208 mapping differences
+        are then fixed as in EUC-JP, from a comparison of all 94 x 94 pairs.
+        """
+        if not data.isascii() or b"\x0e" in data or b"\x0f" in data or CPYTHON_DIFFERS.search(data):
+            return None
+        remap, slow = self._cpython_plan()
+        try:
+            text = data.decode("iso2022_jp", PAIR_HANDLER)
+        except NotPlainInput:
+            return None
+        if any(c in text for c in slow):
+            return None
+        if any(chr(c) in text for c in remap):
+            text = text.translate(remap)
+        return text
+
+    def _cpython_plan(self) -> tuple[dict[int, str], tuple[str, ...]]:
+        """(translate table, slow characters) for CPython's jis0208 pairs, built at first use."""
+        if self._cpython is None:
+            jis0208 = INDEXES["jis0208"]
+            spec_chars = set(jis0208) | set(map(chr, range(0x80))) | {"\u00a5", "\u203e"}
+            remap: dict[int, str] = {}
+            slow: set[str] = set()
+            for lead in range(0x21, 0x7F):
+                for trail in range(0x21, 0x7F):
+                    try:
+                        got = bytes((0x1B, 0x24, 0x42, lead, trail)).decode("iso2022_jp")
+                    except UnicodeDecodeError:
+                        continue
+                    pointer = (lead - 0x21) * 94 + trail - 0x21
+                    want = jis0208[pointer] if pointer < len(jis0208) else NO_ENTRY
+                    if got == want:
+                        continue
+                    translatable = len(got) == 1 and want != NO_ENTRY and got not in spec_chars
+                    if translatable and remap.setdefault(ord(got), want) == want:
+                        continue
+                    slow.update(got)
+            for char in slow:
+                remap.pop(ord(char), None)
+            self._cpython = (remap, tuple(sorted(slow)))
+            codecs.register_error(PAIR_HANDLER, _pair_handler)
+        return self._cpython
+
+    def decode_from(self, data: bytes, state: State, final: bool, errors: str) -> tuple[str, int, State]:
+        """Decode ``data`` from ``state``; returns (text, bytes consumed, state after them).
+
+        With ``final`` false, a trailing partial escape sequence or jis0208 pair is left unconsumed.
+        """
+        fast = self._fast(data, state, final, errors == "strict")
+        if fast is not None:
+            return fast
+        return self._exact(data, state, final, errors)
+
+    def _fast(self, data: bytes, state: State, final: bool, strict: bool) -> tuple[str, int, State] | None:
+        """Decode well-formed input in bulk; None when the exact path is needed.
+
+        The input is split at valid escape sequences; the segment bodies of each mode are joined with
+        a separator byte that cannot occur in a well-formed body, checked with ``bytes.translate``,
+        decoded in one call and split again, so the Python-level work per segment is a few list operations.
+        """
+        end = len(data)
+        if not final and (m := PARTIAL_ESCAPE_AT_END.search(data, max(0, end - 2))):
+            end = m.start()
+        view = data if end == len(data) else data[:end]
+        parts = ESCAPE_SPLIT.split(view)
+        bodies, escapes = parts[0::2], parts[1::2]
+        if view.count(b"\x1b") != len(escapes):
+            return None  # an ESC that starts no valid escape sequence: a decoder error
+        consumed = end
+        last_mode = ESCAPES[escapes[-1][1:]] if escapes else state.mode
+        if not final and last_mode == LEADING and len(bodies[-1]) % 2:
+            bodies[-1] = bodies[-1][:-1]  # half a pair: wait for its second byte
+            consumed -= 1
+        texts = self._bodies(bodies, escapes, state.mode, strict)
+        if texts is None:
+            return None
+        if b"" in bodies[:-1] or (state.output and not bodies[0] and escapes):
+            # spec: "escape", step 7.4: an escape sequence right after another one is an error
+            if strict:
+                return None
+            for k in range(len(bodies) - 1):
+                if not bodies[k] and (k > 0 or state.output):
+                    texts[k] = REPLACEMENT
+        output = not bodies[-1] and (bool(escapes) or state.output)
+        return "".join(texts), consumed, State(last_mode, output)
+
+    def _bodies(
+        self, bodies: list[bytes], escapes: list[bytes], first_mode: str, strict: bool
+    ) -> list[str] | None:
+        """The text of every segment body (body k follows escape k-1; body 0 is in ``first_mode``)."""
+        texts: list[str] = [""] * len(bodies)
+        if (
+            len(escapes) >= 2
+            and escapes[0::2].count(escapes[0]) == len(escapes[0::2])
+            and (escapes[1::2].count(escapes[1]) == len(escapes[1::2]))
+        ):
+            # The usual shape: two escape sequences alternating (ESC $ B ... ESC ( B ...): slices.
+            groups = [
+                (ESCAPES[escapes[0][1:]], slice(1, None, 2)),
+                (ESCAPES[escapes[1][1:]], slice(2, None, 2)),
+            ]
+            groups.append((first_mode, slice(0, 1)))
+        else:
+            modes = [first_mode, *(ESCAPES[e[1:]] for e in escapes)]
+            groups = [(mode, [k for k, m in enumerate(modes) if m == mode]) for mode in set(modes)]
+        for mode, where in groups:
+            if isinstance(where, slice):
+                decoded = self._decode_bodies(mode, bodies[where], strict)
+                if decoded is None:
+                    return None
+                texts[where] = decoded
+            else:
+                decoded = self._decode_bodies(mode, [bodies[k] for k in where], strict)
+                if decoded is None:
+                    return None
+                for k, text in zip(where, decoded, strict=True):
+                    texts[k] = text
+        return texts
+
+    def _decode_bodies(self, mode: str, bodies: list[bytes], strict: bool) -> list[str] | None:
+        """Decode well-formed bodies of one mode in one call; None if one is not well-formed."""
+        if not bodies:
+            return []
+        if mode == LEADING:
+            joined = JIS_SEPARATOR.join(bodies)
+            if joined.count(JIS_SEPARATOR) != len(bodies) - 1 or joined.translate(None, JIS_BODY_BYTES):
+                return None
+            # Pairs 0x21-0x7E + 0x80 are EUC-JP pairs (a pair with no index entry is one error in
+            # both decoders); the separator becomes "\n", which no pair decodes to. A body of odd
+            # length ends in a lead byte followed by "\n" or the end: one error in both decoders too.
+            text = self._euc_jp.decode(joined.translate(TO_EUC_JP), "replace")
+            if strict and REPLACEMENT in text:
+                return None
+            return text.split("\n")
+        joined = b"\x1b".join(bodies)
+        if mode == KATAKANA:
+            if joined.translate(None, KATAKANA_BODY_BYTES):
+                return None
+            return joined.decode("latin-1").translate(KATAKANA_TABLE).split("\x1b")
+        if not joined.isascii() or b"\x0e" in joined or b"\x0f" in joined:
+            return None
+        text = joined.decode("ascii")
+        if mode == ROMAN and (b"\\" in joined or b"~" in joined):
+            text = text.translate(ROMAN_TABLE)
+        return text.split("\x1b")
+
+    def _exact(self, data: bytes, state: State, final: bool, errors: str) -> tuple[str, int, State]:
+        """The standard's state machine, byte by byte (spec: ISO-2022-JP decoder)."""
+        jis0208 = INDEXES["jis0208"]
+        strict = errors == "strict"
+        out: list[str] = []
+        mode, output = state.mode, state.output
+        n = len(data)
+        i = 0
+
+        def error(start: int, end: int) -> None:
+            if strict:
+                raise DecodeError(self.name, data, start, end, _reason(data, start, end, n))
+            out.append(REPLACEMENT)
+
+        while i < n:
+            byte = data[i]
+            if byte == ESC:  # every state: escape start
+                if i + 1 >= n or (data[i + 1] in (0x24, 0x28) and i + 2 >= n):
+                    if not final:
+                        break
+                    output = False  # escape start / escape at end-of-queue: error, back to output state
+                    error(i, i + 1)
+                    i += 1
+                    continue
+                new_mode = ESCAPES.get(data[i + 1 : i + 3])
+                if new_mode is None:  # escape start step 2 or escape step 8: restore, error
+                    output = False
+                    error(i, i + 1)
+                    i += 1
+                    continue
+                mode = new_mode  # escape step 7
+                if output:
+                    error(i, i + 3)
+                output = True
+                i += 3
+                continue
+            output = False
+            if mode == LEADING:
+                if not 0x21 <= byte <= 0x7E:
+                    error(i, i + 1)
+                    i += 1
+                    continue
+                if i + 1 >= n:  # trailing byte at end-of-queue
+                    if not final:
+                        break
+                    error(i, n)
+                    i = n
+                    continue
+                trail = data[i + 1]
+                if trail == ESC:  # trailing byte: ESC is an error, then escape start
+                    error(i, i + 2)
+                    i += 1  # the ESC is processed as an escape start next (same outputs)
+                    continue
+                if 0x21 <= trail <= 0x7E:
+                    pointer = (byte - 0x21) * 94 + trail - 0x21
+                    char = jis0208[pointer] if pointer < len(jis0208) else NO_ENTRY
+                    if char == NO_ENTRY:
+                        error(i, i + 2)
+                    else:
+                        out.append(char)
+                else:
+                    error(i, i + 2)  # "otherwise": the byte is consumed
+                i += 2
+                continue
+            if mode == KATAKANA:
+                if 0x21 <= byte <= 0x5F:
+                    out.append(chr(0xFF61 - 0x21 + byte))
+                else:
+                    error(i, i + 1)
+            elif byte > 0x7F or byte in (0x0E, 0x0F):
+                error(i, i + 1)
+            elif mode == ROMAN and byte in ROMAN_TABLE:
+                out.append(ROMAN_TABLE[byte])
+            else:
+                out.append(chr(byte))
+            i += 1
+        return "".join(out), i, State(mode, output)
+
+    def incremental_decoder(self, errors: str = "replace") -> codecs.IncrementalDecoder:
+        return Iso2022JpIncrementalDecoder(self, errors)
+
+    # --- encoding ----------------------------------------------------------------------------------------
+    def encode(self, text: str, errors: str = "strict") -> bytes:
+        """The standard's ISO-2022-JP encoder (spec: ISO-2022-JP encoder), with its three states."""
+        if not isinstance(text, str):
+            raise TypeError(f"encode() takes str, not {type(text).__name__}")
+        if errors not in ("strict", "html"):
+            raise ValueError(f"errors must be 'strict' or 'html', not {errors!r}")
+        if text.isascii() and not any(c in text for c in "\x0e\x0f\x1b"):
+            return text.encode("ascii")  # steps 4 and 2: ASCII state throughout
+        if self._jis0208 is None:
+            self._jis0208 = jis0208_pointers()
+        pointers = self._jis0208
+        katakana = INDEXES["iso-2022-jp-katakana"]
+        out = bytearray()
+        state = ASCII
+        for index, char in enumerate(text):
+            code_point = ord(char)
+            while True:  # "restore" re-runs the handler on the same code point
+                if state != LEADING and code_point in (0x0E, 0x0F, 0x1B):  # step 3
+                    error: int | None = 0xFFFD
+                elif state == ASCII and code_point <= 0x7F:  # step 4
+                    out.append(code_point)
+                    break
+                elif state == ROMAN and (
+                    (code_point <= 0x7F and code_point not in (0x5C, 0x7E)) or code_point in (0xA5, 0x203E)
+                ):  # step 5
+                    out.append({0xA5: 0x5C, 0x203E: 0x7E}.get(code_point, code_point))
+                    break
+                elif code_point <= 0x7F:  # step 6 (state is not ASCII)
+                    state = ASCII
+                    out += b"\x1b(B"
+                    continue
+                elif code_point in (0xA5, 0x203E):  # step 7 (state is not Roman)
+                    state = ROMAN
+                    out += b"\x1b(J"
+                    continue
+                else:
+                    if code_point == 0x2212:  # step 8
+                        code_point = 0xFF0D
+                    if 0xFF61 <= code_point <= 0xFF9F:  # step 9
+                        code_point = ord(katakana[code_point - 0xFF61])
+                    pointer = pointers.get(code_point)  # step 10
+                    if pointer is None:
+                        if state == LEADING:  # step 11.1
+                            state = ASCII
+                            out += b"\x1b(B"
+                            continue
+                        error = code_point  # step 11.2
+                    elif state != LEADING:  # step 12
+                        state = LEADING
+                        out += b"\x1b$B"
+                        continue
+                    else:
+                        out += bytes(divmod(pointer, 94)).translate(JIS_PAIR)  # steps 13-15
+                        break
+                if errors == "strict":
+                    raise encode_error(self.name, text, index)
+                if 0xD800 <= error <= 0xDFFF:
+                    error = 0xFFFD  # a lone surrogate is U+FFFD once made a scalar value string
+                out += b"&#%d;" % error
+                break
+        if state != ASCII:  # step 1
+            out += b"\x1b(B"
+        return bytes(out)
+
+
+#: bytes.translate table: a pointer's quotient/remainder by 94 -> the pair's bytes (+ 0x21).
+JIS_PAIR = bytes((b + 0x21) & 0xFF for b in range(256))
+
+
+def jis0208_pointers() -> dict[int, int]:
+    """code point -> its first pointer in index jis0208 (the standard's "index pointer")."""
+    pointers: dict[int, int] = {}
+    for pointer, char in enumerate(INDEXES["jis0208"]):
+        if char != NO_ENTRY:
+            pointers.setdefault(ord(char), pointer)
+    return pointers
+
+
+def _reason(data: bytes, start: int, end: int, n: int) -> str:
+    if data[start] == ESC:
+        return "invalid or repeated escape sequence"
+    if end == n and start + 1 == n:
+        return "incomplete two-byte sequence at end of input"
+    return "invalid byte sequence for the current ISO-2022-JP mode"
+
+
+class Iso2022JpIncrementalDecoder(codecs.IncrementalDecoder):
+    """Stream decoder: carries the mode and output flag; holds back a partial escape or pair."""
+
+    def __init__(self, codec: Iso2022Jp, errors: str = "replace") -> None:
+        super().__init__(errors)
+        self.codec = codec
+        self.pending = b""
+        self.state = State()
+
+    def decode(self, input: bytes, final: bool = False) -> str:
+        data = self.pending + as_bytes(input)
+        text, consumed, self.state = self.codec.decode_from(data, self.state, final, self.errors)
+        self.pending = data[consumed:]
+        return text
+
+    def reset(self) -> None:
+        self.pending = b""
+        self.state = State()
+
+    def getstate(self) -> tuple[bytes, int]:
+        modes = (ASCII, ROMAN, KATAKANA, LEADING)
+        return self.pending, modes.index(self.state.mode) * 2 + int(self.state.output)
+
+    def setstate(self, state: tuple[bytes, int]) -> None:
+        modes = (ASCII, ROMAN, KATAKANA, LEADING)
+        self.pending = state[0]
+        self.state = State(modes[state[1] // 2], bool(state[1] % 2))
+
+
+class NotPlainInput(Exception):
+    """Raised by the pair handler: CPython hit an error the fast path does not handle (private)."""
+
+
+#: Error handler for ``_cpython_fast``: a jis0208 pair CPython lacks, at an even offset of a jis0208
+#: segment (all of whose bytes are 0x21-0x7E, checked beforehand), decodes from the standard's index;
+#: anything else (an odd segment's last byte, an unmapped pair) aborts the fast path.
+PAIR_HANDLER = "mojifix.whatwg.iso-2022-jp.pairs"
+
+
+def _pair_handler(exc: UnicodeError) -> tuple[str, int]:
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    data, start = exc.object, exc.start
+    escape = data.rfind(b"\x1b", 0, start)
+    if escape < 0 or data[escape : escape + 3] != b"\x1b$B" or (start - escape - 3) % 2:
+        raise NotPlainInput
+    if start + 1 >= len(data) or not 0x21 <= data[start + 1] <= 0x7E:
+        raise NotPlainInput
+    jis0208 = INDEXES["jis0208"]
+    pointer = (data[start] - 0x21) * 94 + data[start + 1] - 0x21
+    char = jis0208[pointer] if pointer < len(jis0208) else NO_ENTRY
+    if char == NO_ENTRY:
+        raise NotPlainInput  # a decoder error: let the exact paths report it
+    return char, start + 2
+
+
+CODECS = {"ISO-2022-JP": Iso2022Jp()}

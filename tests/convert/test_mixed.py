@@ -1,0 +1,135 @@
+"""Mixed files: head in one encoding, tail appended in another -> boundary offset + both encodings."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import FR, ZH_HANS, ZH_HANT
+from fakedetect import detect as fake_detect
+from test_verify import fixed
+
+from mojifix.convert.mixed import find_split, salvage
+from mojifix.convert.options import Options
+from mojifix.convert.verify import examine
+
+SALVAGE = Options(salvage=True)
+EN = "Plain English line with nothing special.\n"
+
+
+def _check(
+    head: bytes, tail: bytes, head_text: str, tail_text: str, detect, head_enc: str, tail_enc: str
+) -> None:
+    v = examine(head + tail, SALVAGE, detect)
+    assert (v.outcome, v.verification) == ("quarantined", "mixed"), v
+    assert v.mixed is not None
+    assert (v.mixed.head_encoding, v.mixed.tail_encoding) == (head_enc, tail_enc)
+    assert v.mixed.boundary == len(head)
+    assert str(v.mixed.boundary) in v.reason
+    assert v.salvage == (head_text + tail_text).encode()
+
+
+def test_utf8_head_windows1252_tail_that_decodes_cleanly() -> None:
+    head, tail = ZH_HANS + FR, FR + EN
+    # the whole file is valid windows-1252: only the UTF-8 head's structure shows the split
+    _check(
+        head.encode(),
+        tail.encode("cp1252"),
+        head,
+        tail,
+        fixed(("windows-1252", 0.6)),
+        "UTF-8",
+        "windows-1252",
+    )
+
+
+def test_gbk_head_utf8_tail() -> None:
+    head, tail = ZH_HANS * 2, "Déjà vu, “quoted” — 中文字。\n"
+    _check(head.encode("gbk"), tail.encode(), head, tail, fake_detect, "GBK", "UTF-8")
+
+
+def test_utf8_head_gbk_tail_strict_failure() -> None:
+    head, tail = FR + ZH_HANS, ZH_HANS
+    _check(head.encode(), tail.encode("gbk"), head, tail, fake_detect, "UTF-8", "GBK")
+
+
+def test_utf16_head_with_8bit_tail() -> None:
+    head, tail = EN + FR, FR + EN
+    _check(
+        head.encode("utf-16-le"), tail.encode("cp1252"), head, tail, fake_detect, "UTF-16LE", "windows-1252"
+    )
+
+
+def test_big5_head_gbk_tail() -> None:
+    head, tail = ZH_HANT * 2, ZH_HANS * 2
+    _check(head.encode("big5"), tail.encode("gbk"), head, tail, fake_detect, "Big5", "GBK")
+
+
+@pytest.mark.parametrize(
+    ("text", "codec", "name"),
+    [
+        (ZH_HANS * 4, "gbk", "GBK"),
+        (ZH_HANT * 4, "big5", "Big5"),
+        (FR * 6, "cp1252", "windows-1252"),
+        ((FR + ZH_HANS) * 3, "utf-16-le", "UTF-16LE"),
+    ],
+)
+def test_clean_files_are_not_split(text: str, codec: str, name: str) -> None:
+    data = text.encode(codec)
+    assert find_split(data, 0, name, None, fake_detect) is None
+    assert examine(data, SALVAGE, fixed((name, 0.95))).verification == "lossless"
+
+
+def test_salvage_refuses_a_segment_that_does_not_decode() -> None:
+    from mojifix.convert.records import Split
+
+    data = b"abc\n\xff\xfe\xfd"
+    assert salvage(data, 0, Split(4, "UTF-8", "UTF-8", "test")) is None
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_8bit_head_utf16_tail(codec: str) -> None:
+    head, tail = FR * 2, EN + ZH_HANS
+    name = "UTF-16LE" if codec == "utf-16-le" else "UTF-16BE"
+    whole = head.encode("cp1252") + tail.encode(codec)
+    # whatever the whole-file verdict (UTF-16, binary...), the NUL layout shows the split
+    for verdict in (fixed((name, 0.9)), fixed(verdict="binary"), fake_detect):
+        _check(
+            head.encode("cp1252"),
+            tail.encode(codec),
+            head,
+            tail,
+            whole_file_says(whole, verdict),
+            "windows-1252",
+            name,
+        )
+
+
+def test_utf16_head_8bit_tail_found_by_nul_layout() -> None:
+    head, tail = EN + ZH_HANS, FR * 2
+    whole = head.encode("utf-16-be") + tail.encode("cp1252")
+    _check(
+        head.encode("utf-16-be"),
+        tail.encode("cp1252"),
+        head,
+        tail,
+        whole_file_says(whole, fixed(("UTF-16BE", 0.9))),
+        "UTF-16BE",
+        "windows-1252",
+    )
+
+
+def whole_file_says(whole: bytes, verdict):
+    """The given verdict for the whole file, the stand-in detector for its parts."""
+
+    def detect(data: bytes, **kw: object):
+        return verdict(data, **kw) if data == whole else fake_detect(data, **kw)
+
+    return detect
+
+
+@pytest.mark.parametrize(("first", "second"), [("utf-16-le", "utf-16-be"), ("utf-16-be", "utf-16-le")])
+def test_utf16_tail_of_the_other_byte_order(first: str, second: str) -> None:
+    head, tail = EN + ZH_HANS + FR, FR + EN
+    name = {"utf-16-le": "UTF-16LE", "utf-16-be": "UTF-16BE"}
+    whole = head.encode(first) + tail.encode(second)
+    det = whole_file_says(whole, fixed((name[first], 0.95)))
+    _check(head.encode(first), tail.encode(second), head, tail, det, name[first], name[second])

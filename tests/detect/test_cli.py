@@ -1,0 +1,38 @@
+"""``mojifix detect``: output, JSON, exit codes."""
+
+import json
+
+from mojifix.cli import main
+
+
+def test_detect_text_and_json(tmp_path, capsys):
+    f = tmp_path / "cz.txt"
+    f.write_bytes("Příliš žluťoučký kůň úpěl ďábelské ódy.".encode("cp1250"))
+    assert main(["detect", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert "windows-1250" in out and "validity:" in out
+    assert main(["detect", "--json", "--all", str(f)]) == 0
+    record = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert record["file"] == str(f)
+    assert record["candidates"][0]["encoding"] == "windows-1250"
+    assert len(record["candidates"]) > 3
+
+
+def test_detect_binary_exit_1(tmp_path, capsys):
+    f = tmp_path / "x.png"
+    f.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(100))
+    assert main(["detect", str(f)]) == 1
+    assert "binary" in capsys.readouterr().out
+
+
+def test_detect_web_and_prefer(tmp_path, capsys):
+    f = tmp_path / "ru.txt"
+    f.write_bytes("Все люди рождаются свободными.".encode("cp866"))
+    assert main(["detect", "--web", "--json", str(f)]) == 0
+    assert json.loads(capsys.readouterr().out)["candidates"][0]["encoding"] == "IBM866"
+    assert main(["detect", "--prefer", "KOI8-R", "--json", str(f)]) == 0
+    assert json.loads(capsys.readouterr().out)["candidates"][0]["encoding"] == "KOI8-R"
+
+
+def test_missing_file_exit_2(tmp_path):
+    assert main(["detect", str(tmp_path / "nope")]) == 2

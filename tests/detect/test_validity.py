@@ -1,0 +1,42 @@
+"""Stage 7: one undefined byte disqualifies a candidate; multi-byte decoders run over every byte."""
+
+import numpy as np
+
+from mojifix.detect import Detector, detect
+from mojifix.detect.encodings import by_name
+from mojifix.detect.validity import describe, single_byte_validity, undefined_bytes
+
+
+def _hist(data: bytes) -> np.ndarray:
+    return np.bincount(np.frombuffer(data, np.uint8), minlength=256)
+
+
+def test_undefined_byte_kills_single_byte_candidate():
+    # 0xAA is undefined in windows-1253 (Greek), defined in windows-1252
+    hist = _hist(b"abc\xaa")
+    valid = single_byte_validity(hist)
+    assert valid["windows-1253"] is False
+    assert valid["windows-1252"] is True
+    ok, detail = describe(by_name("windows-1253"), undefined_bytes(by_name("windows-1253"), hist))
+    assert not ok and "0xAA" in detail
+
+
+def test_invalid_sequence_late_in_input_rules_out():
+    # valid Shift_JIS for 200 KB, then one invalid pair at the end: Shift_JIS must not be chosen
+    good = "日本語のテキストです。".encode("cp932") * 7000
+    data = good + b"\x81\x20"
+    result = detect(data)
+    assert result.encoding != "Shift_JIS"
+
+
+def test_candidates_restriction():
+    data = "Příliš žluťoučký kůň".encode("cp1250")
+    result = detect(data, candidates=["windows-1252", "ISO-8859-2"])
+    assert {c.encoding for c in result.candidates} <= {"windows-1252", "ISO-8859-2"}
+    assert result.encoding == "ISO-8859-2"
+
+
+def test_restriction_with_nothing_valid():
+    result = Detector(candidates=["ISO-8859-7"]).feed(b"\xae\xd2").close()  # 0xAE, 0xD2 undefined
+    assert result.verdict == "binary"
+    assert result.candidates == ()
