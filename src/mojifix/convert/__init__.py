@@ -11,10 +11,9 @@ See docs/convert.md.
 from __future__ import annotations
 
 import os
-import sys
-import types
 from typing import Any
 
+from mojifix._callable import make_module_callable
 from mojifix.convert.engine import Job, Progress, run_convert, run_scan
 from mojifix.convert.options import Options
 from mojifix.convert.records import FileRecord, Report, ScanReport, Split
@@ -69,16 +68,4 @@ def scan(
     return run_scan(os.fsencode(src), _options(options), progress)
 
 
-class _CallableModule(types.ModuleType):
-    """``mojifix.convert`` is both this package and the public function ``mojifix.convert(src, dst)``.
-
-    Importing the package binds the *module* to the ``mojifix.convert`` attribute (Python's import
-    system does that after this file runs), shadowing the lazy public function; making the module
-    callable keeps ``mojifix.convert(src, dst, ...)`` working whichever is imported first.
-    """
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Report:
-        return convert(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
+make_module_callable(__name__, convert)
