@@ -33,6 +33,7 @@ CASES: list[tuple[str, str, str, str]] = [
     ("EUC-JP", "ja", "euc_jp", ""),
     ("EUC-KR", "ko", "cp949", " "),
     ("Big5", "zh", "big5hkscs", ""),
+    ("ISO-2022-JP", "ja", "iso2022_jp", ""),
 ]
 WORDS = 20000  # vocabulary size per language: the top of wordfreq's list, as the brief suggests
 SEED = 20240  # fixed, so every run measures the same bytes
@@ -43,6 +44,9 @@ _PUNCT = {" ": (". ", ", "), "": ("。", "、")}
 def realistic_bytes(name: str, language: str, joiner: str, megabytes: float) -> bytes:
     """Words drawn by Zipf-like weight from wordfreq, joined into sentences, encoded with WHATWG ``name``."""
     encoding = lookup(name)
+    if name == "ISO-2022-JP":  # stateful: encode whole texts (a word encoded alone ends in ESC ( B)
+        text = lookup("EUC-JP").decode(realistic_bytes("EUC-JP", language, joiner, megabytes))
+        return encoding.encode(text)
     rng = random.Random(SEED)
     words = []
     for word in wordfreq.top_n_list(language, WORDS):

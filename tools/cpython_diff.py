@@ -7,7 +7,9 @@ EUC-JP 0x8F three-byte input and every gb18030 four-byte input; ISO-2022-JP also
 both and counts: sequences decoded differently (both valid), rejected by one but not the other, and
 invalid inputs where the number of U+FFFD differs. mojifix's decoders stand in for the standard here:
 tests/whatwg/test_cjk_exhaustive.py checks them against a straight-from-the-spec reference on the same
-inputs. Writes a Markdown report (tables generated; the design notes are part of this tool).
+inputs. Also encodes every code point U+0001-U+10FFFF with each nearby CPython encoder and with
+mojifix's encoder and counts the differences. Writes a Markdown report (tables generated; the design
+notes are part of this tool).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from mojifix.whatwg import big5, euc_jp, euc_kr, gb18030, iso_2022_jp, shift_jis  # noqa: E402
-from mojifix.whatwg._cjk import StatelessCjkCodec  # noqa: E402
+from mojifix.whatwg._cjk import StatelessCjkCodec, cpython_encodings  # noqa: E402
 
 OUTPUT = ROOT / "docs" / "whatwg-cpython-differences.md"
 EXAMPLES = 4  # examples kept per category
@@ -129,6 +131,43 @@ def measure(name: str, four_byte: bool) -> dict[str, dict[str, Tally]]:
     return results
 
 
+#: standard encoding -> the CPython encoders compared (the first is the fast path's)
+NEAREST_ENCODERS = {
+    "gb18030": ["gbk", "gb18030"],
+    "GBK": ["gbk"],
+    "Big5": ["big5hkscs", "big5", "cp950"],
+    "EUC-JP": ["euc_jp"],
+    "Shift_JIS": ["shift_jis", "cp932"],
+    "EUC-KR": ["cp949", "euc_kr"],
+}
+ENCODER_CATEGORIES = {
+    "differ": "both encode, different bytes",
+    "standard_rejects": "only CPython encodes",
+    "cpython_rejects": "only the standard encodes",
+}
+
+
+def measure_encoders() -> list[tuple[str, str, dict[str, int]]]:
+    """(encoding, CPython encoder, counts) over every code point U+0001-U+10FFFF."""
+    rows = []
+    for name, encoders in NEAREST_ENCODERS.items():
+        codec = CODECS[name]
+        assert isinstance(codec, StatelessCjkCodec)
+        standard = {}
+        for cp in range(1, 0x110000):
+            if (got := codec.encode_char(cp)) is not None:
+                standard[cp] = got
+        for py in encoders:
+            cpython = cpython_encodings(py)
+            counts = {
+                "differ": sum(1 for cp, got in cpython.items() if cp in standard and standard[cp] != got),
+                "standard_rejects": sum(1 for cp in cpython if cp not in standard),
+                "cpython_rejects": sum(1 for cp in standard if cp not in cpython),
+            }
+            rows.append((name, py, counts))
+    return rows
+
+
 def plan_summary(name: str) -> str:
     codec = CODECS[name]
     if not isinstance(codec, StatelessCjkCodec):
@@ -143,6 +182,11 @@ def plan_summary(name: str) -> str:
     if plan.slow_sequences:
         seqs = ", ".join(f"`{s.hex(' ')}`" for seqs in plan.slow_sequences.values() for s in seqs)
         parts.append(f"byte sequences checked when their CPython output appears: {seqs}")
+    enc = codec.encode_plan
+    marker = f", marker bytes {enc.marker[0]:#04x}-{enc.marker[-1]:#04x} in the output" if enc.marker else ""
+    test = "a character class" if enc.scan is not None else f"{len(enc.scanned)} `in` scans"
+    wrong = f"{len(enc.wrong):,} wrong characters"
+    parts.append(f"encoder `{enc.py_codec}`: {wrong}{marker}, {test} for the rest")
     return "; ".join(parts)
 
 
@@ -217,6 +261,72 @@ in one call (jis0208 pairs + 0x80 through the exact EUC-JP decoder) and split ag
 (an invalid byte for the mode, a stray ESC, strict-mode errors) goes through a transcription of the
 state machine.
 
+The error handler answers a two-byte sequence from a table of every pair the exact step decodes as one
+character (built with the plan); it runs the step itself only for errors and longer sequences. This
+matters for Big5: simplified-Chinese text in Big5 uses index entries `big5hkscs` lacks (0xC6 0xD3 无,
+0xC6 0xD7 隶, 0xFE 0x52 猪: about 1,000 handler calls per MB), and the table made those calls about 4x
+cheaper. What is left of the gap to CPython on Big5 is the presence test: 9 `in` scans and 2 byte
+sequences for `big5hkscs`'s 9 translated characters (all in rows 0xA1-0xA2, so no cheaper byte test).
+
+ISO-2022-JP's one-shot CPython path costs a regex pass (about 3 ms per MB) plus CPython's decode (about
+4 ms per MB), so it stays near 0.5x CPython: CPython's `iso2022_jp` passes through escape sequences the
+standard rejects and control bytes inside jis0208 segments, so the input must be checked first, and no
+check cheaper than the regex was found (bytes.translate/count/replace variants measured slower).
+
+## Encoders
+
+The standard's encoders are a table look-up per code point; in Python that is `str.translate` plus
+latin-1 (about 40 MB/s), far below CPython's C encoders (200-850 MB/s). Each stateless CJK encoder now
+encodes with the nearest CPython encoder and an error handler that runs the standard's encoder on the
+code points CPython cannot encode (strict: raise at that index; html: `&#N;`, a lone surrogate first
+becoming U+FFFD). What makes it exact is a plan built at first use (60-150 ms) by encoding **every code
+point** (U+0001-U+10FFFF, in one CPython call per plane block) and comparing with the standard's encoder:
+the *wrong* characters are those CPython encodes to other bytes, or encodes where the standard has an
+error. Text without a wrong character is exact: every character CPython encodes is the standard's bytes,
+and the handler does the standard's work on the rest (these encoders are stateless; the one
+context-dependent rule, `big5hkscs`'s Ê/ê + U+0304/U+030C, starts with a wrong character). Text with one
+is cut around them: CPython between them, the standard's encoder on each. A strict-mode error from
+CPython's side is only trusted if the text has no wrong character (one could come first).
+
+The presence test is what the fast path costs beyond CPython. Where the wrong characters' CPython bytes
+contain a byte the standard's encoder never outputs (checked against every standard output), the test is
+on the output: EUC-JP's 0x8F (JIS X 0212, which the standard never encodes: one `memchr` covers 6,066 of
+its 6,071 wrong characters) and Big5's 0x80-0xA0 (the HKSCS lead bytes the standard's encoder excludes:
+one `bytes.translate` pass covers 3,774 of 3,793). The rest are `in` scans (up to 24) or a character
+class (BMP and supplementary characters in separate patterns: `re` tests a BMP class with a bitmap but a
+class with supplementary characters as a list, 3 MB/s with HKSCS's).
+
+Wrong characters that CPython encodes to two bytes `xy` (x != y) and the standard to two others are
+*fixable* in the output (Big5: 15, e.g. 无 0xFC 0xD3 -> 0xC6 0xD3, ／ 0xA2 0x41 -> 0xA1 0xFE, 隶 猪): one
+`re.subn` pass replaces them when it finds exactly as many sequences as the text has such characters and
+the sequences cannot overlap (no first byte of one is the second byte of one). Each such character put
+its sequence at a character boundary; a sequence across a boundary would make the count larger. Any
+other wrong character, or a count that does not add up, cuts the text as above.
+
+Encoder choices (counts from the table above):
+
+- **gb18030 and GBK use `gbk`**: no wrong character at all; four-byte sequences, U+E5E5 and GBK's
+  U+20AC -> 0x80 go through the handler. (CPython's `gb18030` has 21 wrong characters.)
+- **Big5 uses `big5hkscs`**: it has every character of the standard's index, so the handler is rare;
+  `big5`/`cp950` have fewer wrong characters (265) but lack about 950 the standard encodes, e.g. 着 样 无,
+  thousands per MB of simplified-derived text.
+- **EUC-JP uses `euc_jp`** (marker 0x8F plus 5 `in` scans: ¢ £ ¬ ‖ 〜).
+- **Shift_JIS uses `shift_jis`**, not `cp932`: 5 wrong characters instead of 2,262 (cp932 encodes the
+  NEC-selected IBM duplicates the standard skips, pointers 8272-8835, and EUDC); the NEC/IBM extensions
+  it lacks go through the handler.
+- **EUC-KR uses `cp949`**: no wrong character.
+- **ISO-2022-JP** (stateful): CPython's `iso2022_jp`, whose ASCII/jis0208 runs and escape sequences
+  between them are the standard's (checked on every BMP code point alone and in runs). It encodes 10
+  characters wrongly: SO, SI and ESC (errors in the standard) send the text to the standard's state
+  machine in Python; ¥ ‾ (CPython returns to ASCII after each, the standard stays in Roman) and ¢ £ ¬ ‖ 〜
+  are replaced by lone surrogates first (`str.replace`, only when present), so CPython hands them to the
+  error handler like everything else it cannot encode (NEC/IBM extensions, halfwidth katakana, U+2212,
+  errors). Bytes returned by a handler leave CPython's state unchanged, so the handler runs the
+  standard's encoder from CPython's state (ASCII, or jis0208 if the previous character was a jis0208
+  one) until, after a character, it is in that state again, and adds ESC ( B if the text ends first in
+  another state while CPython is in ASCII (the one case it cannot fix, jis0208 in CPython and ASCII in
+  the standard at the end, goes to the exact path).
+
 Incremental decoders buffer at most the bytes after the last offset where the standard's decoder is in
 its initial state and has looked at nothing beyond, so any split of the input gives the one-shot result.
 
@@ -226,9 +336,14 @@ documentation, https://docs.python.org/3/library/codecs.html (error handlers, st
 """
 
 
-def render(results: dict[str, dict[str, dict[str, Tally]]], seconds: float, four_byte: bool) -> str:
+def render(
+    results: dict[str, dict[str, dict[str, Tally]]],
+    seconds: float,
+    four_byte: bool,
+    encoders: list[tuple[str, str, dict[str, int]]],
+) -> str:
     lines = [
-        "# CPython codecs vs the WHATWG Encoding Standard: CJK decoders",
+        "# CPython codecs vs the WHATWG Encoding Standard: CJK decoders and encoders",
         "",
         "<!-- GENERATED by tools/cpython_diff.py -- DO NOT EDIT (rerun the tool). -->",
         "",
@@ -247,6 +362,20 @@ def render(results: dict[str, dict[str, dict[str, Tally]]], seconds: float, four
             for label, tally in by_set.items():
                 counts = " | ".join(f"{tally.counts[k]:,}" for k in CATEGORIES)
                 lines.append(f"| {name} | `{py}` | {label}: {tally.inputs:,} | {counts} |")
+    lines += [
+        "",
+        "## Encoders: every code point",
+        "",
+        "Every code point U+0001-U+10FFFF encoded alone by CPython's encoder and by mojifix's (the",
+        "standard's encoder, checked against the reference on every index code point). ISO-2022-JP is",
+        "stateful and is described below.",
+        "",
+        "| encoding | CPython encoder | " + " | ".join(ENCODER_CATEGORIES.values()) + " |",
+        "|---|---|" + "---|" * len(ENCODER_CATEGORIES),
+    ]
+    for name, py, counts in encoders:
+        cells = " | ".join(f"{counts[k]:,}" for k in ENCODER_CATEGORIES)
+        lines.append(f"| {name} | `{py}` | {cells} |")
     lines += ["", "## How mojifix closes each kind of difference", ""]
     lines += [f"- **{CATEGORIES[k]}**: {v}." for k, v in CLOSING.items()]
     lines += ["", "Fast-path plans (built from the same comparison when a codec is first used):", ""]
@@ -279,7 +408,8 @@ def main(argv: Iterable[str] | None = None) -> int:
     args = parser.parse_args(None if argv is None else list(argv))
     start = time.perf_counter()
     results = {name: measure(name, not args.no_four_byte) for name in NEAREST}
-    text = render(results, time.perf_counter() - start, not args.no_four_byte)
+    encoders = measure_encoders()
+    text = render(results, time.perf_counter() - start, not args.no_four_byte, encoders)
     args.output.write_text(text, encoding="utf-8")
     print(f"wrote {args.output}")
     return 0

@@ -32,8 +32,12 @@ CJK_NAMES = ("gb18030", "GBK", "Big5", "EUC-JP", "ISO-2022-JP", "Shift_JIS", "EU
 
 
 @cache
+@cache
 def index(name: str) -> dict[int, int]:
-    """index-<name>.txt parsed as the standard says ("Indexes": split on LF, drop # lines, split on TAB)."""
+    """index-<name>.txt parsed as the standard says ("Indexes": split on LF, drop # lines, split on TAB).
+
+    Cached: callers only read it.
+    """
     path = SHARED_WHATWG / f"index-{name}.txt"
     if not path.is_file():
         raise FileNotFoundError(f"{path.resolve()} is missing: the CJK tests need ../shared/data/whatwg")
@@ -84,15 +88,24 @@ def ranges_pointer(code_point: int) -> int:
     return pointer_offset + code_point - offset  # 3.
 
 
+@cache
+def _pointers(name: str) -> dict[int, list[int]]:
+    """code point -> all its pointers in the index (the search below, done once)."""
+    found: dict[int, list[int]] = {}
+    for pointer, code_point in index(name).items():
+        found.setdefault(code_point, []).append(pointer)
+    return found
+
+
 def shift_jis_pointer(code_point: int) -> int | None:
     """index Shift_JIS pointer: jis0208 without pointers 8272-8835, first pointer."""
-    candidates = [p for p, c in index("jis0208").items() if c == code_point and not 8272 <= p <= 8835]
+    candidates = [p for p in _pointers("jis0208").get(code_point, ()) if not 8272 <= p <= 8835]
     return min(candidates) if candidates else None
 
 
 def big5_pointer(code_point: int) -> int | None:
     """index Big5 pointer: no pointers below (0xA1-0x81)*157; LAST pointer for six code points."""
-    candidates = [p for p, c in index("big5").items() if c == code_point and p >= (0xA1 - 0x81) * 157]
+    candidates = [p for p in _pointers("big5").get(code_point, ()) if p >= (0xA1 - 0x81) * 157]
     if not candidates:
         return None
     if code_point in (0x2550, 0x255E, 0x2561, 0x256A, 0x5341, 0x5345):  # 2.

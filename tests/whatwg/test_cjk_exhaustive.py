@@ -18,6 +18,8 @@ import random
 
 import pytest
 import reference_cjk as ref
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mojifix.errors import DecodeError
 from mojifix.whatwg import big5, euc_jp, euc_kr, gb18030, iso_2022_jp, shift_jis
@@ -254,3 +256,153 @@ def test_iso_2022_jp_cpython_path_is_used_only_for_plain_input() -> None:
     ):
         assert ISO._cpython_fast(bad) is None, bad
         assert ISO.decode(bad) == ref.reference_decode("ISO-2022-JP", bad)[0]
+
+
+# --- the encoders' fast path (CPython's encoder + handlers + the exhaustive plan) --------------------
+
+#: Every BMP code point but the surrogates, and astral edges and samples: one text, encoded in one call.
+ALL_CODE_POINTS_TEXT = "".join(
+    chr(cp) for cp in [*range(1, 0xD800), *range(0xE000, 0x10000), *range(0x10000, 0x110000, 997), 0x10FFFF]
+)
+
+
+@pytest.mark.parametrize("name", sorted(ALL))
+def test_encoder_equals_reference_on_every_bmp_code_point_in_one_text(name: str) -> None:
+    """html mode over all code points at once: CPython's runs, the handlers and the wrong characters."""
+    text = "a".join(ALL_CODE_POINTS_TEXT[k : k + 2] for k in range(0, len(ALL_CODE_POINTS_TEXT), 2))
+    assert ALL[name].encode(text, "html") == ref.reference_encode(name, text, "html")
+
+
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS"])
+def test_strict_encoder_reports_a_wrong_character_before_a_cpython_error(name: str) -> None:
+    """A character CPython encodes but the standard rejects, before one CPython rejects: the first wins."""
+    codec = CODECS[name]
+    rejected = sorted(c for c in codec.encode_plan.wrong if codec.encode_char(ord(c)) is None)
+    assert rejected, "these three CPython encoders accept characters the standard rejects"
+    for char in rejected[:3]:
+        text = "ab" + char + "\ud800"
+        with pytest.raises(UnicodeEncodeError) as info:
+            codec.encode(text)
+        assert (info.value.start, info.value.end) == (2, 3), hex(ord(char))
+        assert ref.reference_encode(name, text[:3], "fatal") is None
+
+
+@pytest.mark.parametrize("name", STATELESS)
+def test_encode_plan_never_distrusts_ascii(name: str) -> None:
+    plan = CODECS[name].encode_plan
+    assert not any(c.isascii() for c in plan.wrong)
+    assert not any(b < 0x80 for b in plan.marker)
+
+
+def test_iso_2022_jp_encoder_paths_equal_reference() -> None:
+    """CPython's iso2022_jp with the handler (which takes NEC/IBM characters CPython lacks, halfwidth
+    katakana, ¥ ‾ and the other characters CPython encodes wrongly, marked as lone surrogates) and the
+    exact loop (ESC, a lone surrogate that is also a marker), in strict and html mode, on random mixes."""
+    rng = random.Random(11)
+    kanji = [chr(cp) for cp in sorted(ref.index("jis0208").values())[::37]]
+    plain = ["a", " ", "\n", "1", *kanji, "ｱ", "ﾟ", "−", "\u4e02", "\U0001f600", "\ud800"]
+    for extra in ("", "①髙", "①¥‾", "\x1b", "〜¢£¬‖\udc80", "¥‾\\~"):
+        alphabet = plain + list(extra)
+        for _ in range(150):
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 12)))
+            scalar = text.replace("\ud800", "\ufffd").replace("\udc80", "\ufffd")
+            assert ISO.encode(text, "html") == ref.reference_encode("ISO-2022-JP", scalar, "html"), text
+            want = ref.reference_encode("ISO-2022-JP", text, "fatal") if scalar == text else None
+            try:
+                got = ISO.encode(text)
+            except UnicodeEncodeError as exc:
+                got = None
+                first = next(k for k, c in enumerate(text) if ref.reference_encode("ISO-2022-JP", c) is None)
+                assert exc.start == first, text
+            assert got == want, text
+
+
+@pytest.mark.parametrize("name", STATELESS)
+def test_fix_ups_by_replace_equal_translate(name: str) -> None:
+    """The decoders fix CPython's characters with one str.replace per character (not str.translate,
+    30x slower); that equals translate only if no replacement is itself fixed."""
+    from mojifix.whatwg._cjk import replace_each
+
+    remap = CODECS[name].plan.remap
+    assert not {ord(v) for v in remap.values()} & set(remap)
+    text = "".join(chr(k) + "x" + v for k, v in remap.items()) * 2
+    assert replace_each(text, remap) == text.translate(remap)
+
+
+def test_decoders_fix_characters_cpython_maps_differently_in_long_text() -> None:
+    """A common case the fix-ups exist for: EUC-JP 0xA1 0xC1 (U+FF5E here, U+301C in CPython)."""
+    data = CODECS["EUC-JP"].encode("日本語～テスト") * 100
+    assert b"\xa1\xc1" in data
+    got = CODECS["EUC-JP"].decode(data)
+    assert got == ref.reference_decode("EUC-JP", data)[0]
+    assert "\uff5e" in got and "\u301c" not in got
+
+
+def test_big5_encoder_cuts_around_supplementary_and_bmp_wrong_characters() -> None:
+    """big5hkscs encodes HKSCS characters above U+FFFF that the standard's encoder excludes: the text is
+    cut around them in order with the BMP ones (two patterns merged)."""
+    codec = CODECS["Big5"]
+    wrong = sorted(codec.encode_plan.wrong)
+    astral = [c for c in wrong if ord(c) > 0xFFFF][:20]
+    bmp = [c for c in wrong if ord(c) <= 0xFFFF][::200]
+    assert astral and bmp
+    rng = random.Random(5)
+    alphabet = [*astral, *bmp, "中", "文", "a", "無"]
+    for _ in range(50):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 15)))
+        assert codec.encode(text, "html") == ref.reference_encode("Big5", text, "html"), text
+        if ref.reference_encode("Big5", text, "fatal") is None:
+            with pytest.raises(UnicodeEncodeError) as info:
+                codec.encode(text)
+            first = next(k for k, c in enumerate(text) if ref.reference_encode("Big5", c) is None)
+            assert info.value.start == first, text
+
+
+#: Hypothesis text for the encoders: every kind of character the fast paths treat differently (ASCII and
+#: SO/SI/ESC, every encoder's wrong characters and special cases, CJK, kana, halfwidth katakana, NEC/IBM
+#: extensions, Private Use, supplementary, lone surrogates), mixed with any character at all.
+ENCODER_TEXT = st.text(
+    st.one_of(
+        st.sampled_from(ENCODER_PROBES + "¢£¬‖〜•､∼♁☉／＼无着样﨑ⅰ№\ue000\U00020087\U0002a6b1"),
+        st.characters(min_codepoint=0x3000, max_codepoint=0x9FFF),
+        st.characters(min_codepoint=0xFF00, max_codepoint=0xFFEF),
+        st.characters(),
+    ),
+    max_size=24,
+)
+
+
+@pytest.mark.parametrize("name", sorted(ALL))
+@settings(max_examples=150, deadline=None)
+@given(text=ENCODER_TEXT)
+def test_encoder_equals_reference_on_hypothesis_text(name: str, text: str) -> None:
+    scalar = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+    assert ALL[name].encode(text, "html") == ref.reference_encode(name, scalar, "html")
+    has_surrogate = scalar != text
+    want = None if has_surrogate else ref.reference_encode(name, text, "fatal")
+    try:
+        got = ALL[name].encode(text)
+    except UnicodeEncodeError as exc:
+        assert want is None
+        assert ref.reference_encode(name, text[: exc.start], "fatal") is not None  # nothing earlier fails
+        bad = text[exc.start]
+        assert 0xD800 <= ord(bad) <= 0xDFFF or ref.reference_encode(name, text[: exc.start + 1]) is None
+    else:
+        assert got == want
+
+
+def test_big5_encoder_fixes_cpython_bytes_only_when_the_count_proves_it() -> None:
+    """无 is 0xFC 0xD3 in big5hkscs and 0xC6 0xD3 in the standard: the output is fixed by replacing the
+    bytes, unless an 0xFC 0xD3 also appears across a character boundary (a character ending in 0xFC
+    before one starting with 0xD3) or the sequences to replace could overlap (╰ is 0xF9 0xFC), when the
+    text is cut around them instead."""
+    codec = CODECS["Big5"]
+    assert codec.encode_plan.fixable["无"] == (b"\xfc\xd3", b"\xc6\xd3")
+    ends_fc = next(chr(cp) for cp in range(0x4E00, 0xA000) if (codec.encode_char(cp) or b"")[1:] == b"\xfc")
+    starts_d3 = next(chr(cp) for cp in range(0x4E00, 0xA000) if (codec.encode_char(cp) or b"")[:1] == b"\xd3")
+    misaligned = ends_fc + starts_d3
+    for text in ("无" * 3, "中无文／＼无隶猪", misaligned + "无", "无" + misaligned, "无¢", "无╰廴╮"):
+        want = ref.reference_encode("Big5", text, "html")
+        assert codec.encode(text, "html") == want, text
+        if "¢" not in text:
+            assert codec.encode(text) == want, text

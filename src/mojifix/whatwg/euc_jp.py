@@ -59,6 +59,10 @@ class EucJp(StatelessCjkCodec):
 
     name = "EUC-JP"
     py_codec = "euc_jp"
+    py_encoder = "euc_jp"
+    #: CPython encodes about 6,000 characters with JIS X 0212 (0x8F x y), which the standard's encoder
+    #: never uses (and whose bytes it never outputs): one ``memchr`` finds them all
+    encoder_marker = b"\x8f"
     #: never a trail byte: any ASCII byte (trail bytes are 0xA1-0xFE)
     sync_bytes = rb"\x00-\x7f"
     max_sequence_length = 3

@@ -20,12 +20,14 @@ sequence, and the "output" flag that makes two escape sequences in a row an erro
 from __future__ import annotations
 
 import codecs
+import functools
+import itertools
 import re
 from dataclasses import dataclass
 
 from mojifix.errors import DecodeError
 from mojifix.whatwg._base import WhatwgCodec
-from mojifix.whatwg._cjk import REPLACEMENT, as_bytes, encode_error
+from mojifix.whatwg._cjk import REPLACEMENT, as_bytes, encode_error, replace_each
 from mojifix.whatwg._tables import INDEXES, NO_ENTRY
 from mojifix.whatwg.euc_jp import EucJp
 
@@ -75,6 +77,9 @@ class Iso2022Jp(WhatwgCodec):
         self._euc_jp = EucJp()
         self._jis0208: dict[int, int] | None = None
         self._cpython: tuple[dict[int, str], tuple[str, ...]] | None = None
+        for strict, marked in itertools.product((True, False), repeat=2):
+            name = ENCODE_HANDLER + ("strict" if strict else "html") + (".marked" if marked else "")
+            codecs.register_error(name, functools.partial(self._encode_handler, strict, marked))
 
     # --- decoding --------------------------------------------------------------------------------------
     def decode(self, data: bytes, errors: str = "replace") -> str:
@@ -107,9 +112,7 @@ class Iso2022Jp(WhatwgCodec):
             return None
         if any(c in text for c in slow):
             return None
-        if any(chr(c) in text for c in remap):
-            text = text.translate(remap)
-        return text
+        return replace_each(text, remap)
 
     def _cpython_plan(self) -> tuple[dict[int, str], tuple[str, ...]]:
         """(translate table, slow characters) for CPython's jis0208 pairs, built at first use."""
@@ -324,21 +327,98 @@ class Iso2022Jp(WhatwgCodec):
 
     # --- encoding ----------------------------------------------------------------------------------------
     def encode(self, text: str, errors: str = "strict") -> bytes:
-        """The standard's ISO-2022-JP encoder (spec: ISO-2022-JP encoder), with its three states."""
+        """The standard's ISO-2022-JP encoder (spec: ISO-2022-JP encoder), with its three states.
+
+        CPython's ``iso2022_jp`` does the work where it agrees with the standard: its ASCII and jis0208
+        runs and the escape sequences between them are the standard's (checked on every BMP code point,
+        alone and in runs). Its 7 characters that the standard encodes otherwise (¥ ‾ ¢ £ ¬ ‖ 〜) are
+        first replaced by lone surrogates, which CPython cannot encode, so that they reach the error
+        handler with everything else CPython lacks (NEC/IBM extensions, halfwidth katakana, U+2212,
+        unencodable characters); the handler runs the standard's encoder from there until it is back
+        in CPython's state (see ``_encode_handler``). SO, SI and ESC (errors in the standard, which
+        CPython passes through) and a lone surrogate that is also a marker take the exact path.
+        """
         if not isinstance(text, str):
             raise TypeError(f"encode() takes str, not {type(text).__name__}")
         if errors not in ("strict", "html"):
             raise ValueError(f"errors must be 'strict' or 'html', not {errors!r}")
         if text.isascii() and not any(c in text for c in "\x0e\x0f\x1b"):
             return text.encode("ascii")  # steps 4 and 2: ASCII state throughout
+        if any(c in text for c in "\x0e\x0f\x1b"):
+            return self._encode_exact(text, errors)  # errors in the standard, passed through by CPython
+        marked = text
+        for char, placeholder in PLACEHOLDERS.items():
+            if char in marked:
+                marked = marked.replace(char, placeholder)
+        handler = ENCODE_HANDLER + errors
+        if marked is not text:
+            if any(placeholder in text for placeholder in ORIGINALS):
+                return self._encode_exact(text, errors)  # a lone surrogate that is also a marker
+            handler += ".marked"
+        try:
+            return marked.encode("iso2022_jp", handler)
+        except NotPlainInput:
+            return self._encode_exact(text, errors)
+        except UnicodeEncodeError as exc:
+            raise encode_error(self.name, text, exc.start) from None
+
+    def _encode_handler(self, strict: bool, marked: bool, exc: UnicodeError) -> tuple[bytes, int]:
+        """Error handler for CPython's ``iso2022_jp`` encoder (on text marked by ``encode``).
+
+        Returned bytes leave CPython's state as it was, so the standard's encoder runs from CPython's
+        state (ASCII, or jis0208 after a jis0208 character) until, after a character, it is in that
+        state again; then CPython carries on as the standard would.
+        """
+        if not isinstance(exc, UnicodeEncodeError):
+            raise exc
+        text, start = exc.object, exc.start
+        state = ASCII
+        if start > 0:
+            before = ORIGINALS.get(text[start - 1], text[start - 1]) if marked else text[start - 1]
+            if ord(before) > 0x7F and self._pointer(ord(before)) is not None:
+                state = LEADING
+        errors = "strict" if strict else "html"
+        out, end, last = self._encode_run(text, start, state, errors, stop=state, marked=marked)
+        if end < exc.end:
+            raise NotPlainInput  # cannot happen: CPython's error spans one character
+        if last != state:  # the end of the text: the standard's step 1 ...
+            if state == LEADING and last == ASCII:
+                raise NotPlainInput  # ... adds nothing but CPython adds ESC ( B (rare: the exact path)
+            if state == ASCII:
+                out += b"\x1b(B"  # ... adds ESC ( B and CPython, in ASCII state, does not
+        return bytes(out), end
+
+    def _pointer(self, code_point: int) -> int | None:
+        """Steps 8-10: the jis0208 pointer the encoder uses for a non-ASCII code point, or None."""
         if self._jis0208 is None:
             self._jis0208 = jis0208_pointers()
-        pointers = self._jis0208
-        katakana = INDEXES["iso-2022-jp-katakana"]
+        if code_point == 0x2212:  # step 8
+            code_point = 0xFF0D
+        if 0xFF61 <= code_point <= 0xFF9F:  # step 9
+            code_point = ord(INDEXES["iso-2022-jp-katakana"][code_point - 0xFF61])
+        return self._jis0208.get(code_point)
+
+    def _encode_exact(self, text: str, errors: str) -> bytes:
+        """The standard's encoder, code point by code point."""
+        out, _, state = self._encode_run(text, 0, ASCII, errors)
+        if state != ASCII:  # step 1
+            out += b"\x1b(B"
+        return bytes(out)
+
+    def _encode_run(
+        self, text: str, start: int, state: str, errors: str, stop: str | None = None, marked: bool = False
+    ) -> tuple[bytearray, int, str]:
+        """The standard's encoder on ``text[start:]`` from ``state``, without step 1 at the end.
+
+        With ``stop``, returns after the first character that leaves the encoder in state ``stop``.
+        Returns (bytes, where it stopped, state). With ``marked``, the placeholders ``encode`` put in
+        are read as the characters they stand for.
+        """
+        originals = ORIGINALS if marked else {}
         out = bytearray()
-        state = ASCII
-        for index, char in enumerate(text):
-            code_point = ord(char)
+        index = start
+        for index in range(start, len(text)):
+            code_point = ord(originals.get(text[index], text[index]))
             while True:  # "restore" re-runs the handler on the same code point
                 if state != LEADING and code_point in (0x0E, 0x0F, 0x1B):  # step 3
                     error: int | None = 0xFFFD
@@ -359,11 +439,7 @@ class Iso2022Jp(WhatwgCodec):
                     out += b"\x1b(J"
                     continue
                 else:
-                    if code_point == 0x2212:  # step 8
-                        code_point = 0xFF0D
-                    if 0xFF61 <= code_point <= 0xFF9F:  # step 9
-                        code_point = ord(katakana[code_point - 0xFF61])
-                    pointer = pointers.get(code_point)  # step 10
+                    pointer = self._pointer(code_point)  # steps 8-10
                     if pointer is None:
                         if state == LEADING:  # step 11.1
                             state = ASCII
@@ -383,11 +459,20 @@ class Iso2022Jp(WhatwgCodec):
                     error = 0xFFFD  # a lone surrogate is U+FFFD once made a scalar value string
                 out += b"&#%d;" % error
                 break
-        if state != ASCII:  # step 1
-            out += b"\x1b(B"
-        return bytes(out)
+            if state == stop:
+                return out, index + 1, state
+        return out, len(text), state
 
 
+#: Characters CPython's ``iso2022_jp`` encodes, and the standard does not or differently (measured on every
+#: BMP code point alone and in runs): SO, SI and ESC (errors in the standard), ¢ £ ¬ ‖ 〜 (CPython's
+#: JIS X 0208 mapping), ¥ ‾ (CPython returns to ASCII after each one; the standard stays in Roman).
+CPYTHON_ENCODES_WRONGLY = "\x0e\x0f\x1b\u00a2\u00a3\u00a5\u00ac\u2016\u203e\u301c"
+ENCODE_HANDLER = "mojifix.whatwg.iso-2022-jp.encode."
+#: The wrong characters but SO, SI and ESC -> the lone surrogates that stand for them while CPython
+#: encodes (it cannot encode those, so they reach the error handler), and back.
+PLACEHOLDERS = {char: chr(0xDC80 + k) for k, char in enumerate(CPYTHON_ENCODES_WRONGLY[3:])}
+ORIGINALS = {placeholder: char for char, placeholder in PLACEHOLDERS.items()}
 #: bytes.translate table: a pointer's quotient/remainder by 94 -> the pair's bytes (+ 0x21).
 JIS_PAIR = bytes((b + 0x21) & 0xFF for b in range(256))
 

@@ -54,6 +54,9 @@ class ShiftJis(StatelessCjkCodec):
 
     name = "Shift_JIS"
     py_codec = "cp932"
+    #: CPython's ``shift_jis`` encoder: 5 characters differ (``cp932``: 2,262, its NEC-selected IBM
+    #: duplicates and EUDC); the NEC/IBM extensions it lacks go through the error handler
+    py_encoder = "shift_jis"
     #: never a trail byte: below 0x40
     sync_bytes = rb"\x00-\x3f"
 
