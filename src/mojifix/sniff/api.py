@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import import_module
 
 from mojifix.errors import MojifixError, UnknownEncodingError
-from mojifix.sniff.content_type import legacy_extract_encoding, normalize_header_values
-from mojifix.sniff.late_meta import META_OPEN, scan_head_meta
+from mojifix.sniff.content_type import TransportCharset, legacy_extract_encoding, normalize_header_values
+from mojifix.sniff.late_meta import META_OPEN, scan_head_meta, top_meta_charset
 from mojifix.sniff.prescan import PRESCAN_LIMIT, Declaration, prescan
 from mojifix.sniff.result import DecodedHTML, Finding
 from mojifix.sniff.tld_defaults import fallback_for_url, tld_of
@@ -33,13 +34,45 @@ SUSPECT_MIN_ERRORS = 3
 
 _FALLBACKS = ("detect", "browser")
 _UTF16 = ("UTF-16LE", "UTF-16BE")
+_UNICODE = ("UTF-8", *_UTF16)
 _REPLACEMENT_UTF8 = b"\xef\xbf\xbd"
+#: First bytes of the three BOMs the web knows (EF BB BF, FE FF, FF FE): any other first byte
+#: means no BOM, without a call into the Encoding layer.
+_BOM_FIRST_BYTES = frozenset(b"\xef\xfe\xff")
+
+#: Distinct Content-Type values whose parse is remembered. A scraper sees a handful of values
+#: ("text/html; charset=utf-8", ...) over and over; 512 covers them with room to spare.
+_TRANSPORT_CACHE_SIZE = 512
+#: Longer values are parsed every time (they are rare, and would make the cache heavy).
+_TRANSPORT_CACHE_MAX_CHARS = 256
+
+
+@lru_cache(maxsize=_TRANSPORT_CACHE_SIZE)
+def _cached_transport(value: str) -> TransportCharset:
+    return legacy_extract_encoding((value,))
+
+
+def _transport(values: list[str]) -> TransportCharset:
+    """Fetch's "legacy extract an encoding" over ``values``, remembered for a single short value.
+
+    The result is a frozen dataclass of immutable parts, so sharing it between calls is safe.
+    """
+    if len(values) == 1 and len(values[0]) <= _TRANSPORT_CACHE_MAX_CHARS:
+        return _cached_transport(values[0])
+    return legacy_extract_encoding(values)
+
+
+#: Encodings by standard name, filled on first use (``_enc`` runs on every undeclared page).
+_BY_NAME: dict[str, Encoding] = {}
 
 
 def _enc(name: str) -> Encoding:
-    found = lookup(name)
-    if found is None:  # pragma: no cover - names from our own tables
-        raise UnknownEncodingError(name)
+    found = _BY_NAME.get(name)
+    if found is None:
+        found = lookup(name)
+        if found is None:  # pragma: no cover - names from our own tables
+            raise UnknownEncodingError(name)
+        _BY_NAME[name] = found
     return found
 
 
@@ -47,11 +80,11 @@ def _same_unicode_family(a: Encoding, b: Encoding) -> bool:
     return a.name == b.name or (a.name in _UTF16 and b.name in _UTF16)
 
 
-def _utf8_text(body: bytes) -> str | None:
+def _utf8_text(body: bytes | memoryview) -> str | None:
     """The body as UTF-8 if it is entirely valid UTF-8 (CPython's strict decoder agrees with the
-    standard's on valid input), else ``None``."""
+    standard's on valid input), else ``None``. A memoryview is decoded in place, without a copy."""
     try:
-        return body.decode("utf-8")
+        return str(body, "utf-8")
     except UnicodeDecodeError:
         return None
 
@@ -99,8 +132,8 @@ def _decode(body: bytes, encoding: Encoding) -> tuple[str, bool]:
     Valid UTF-8 takes CPython's strict decoder, which agrees with the standard's on valid input.
     """
     if encoding.name == "UTF-8":
-        start = 3 if body.startswith(b"\xef\xbb\xbf") else 0
-        fast = _utf8_text(body[start:] if start else body)
+        # After a BOM, a view of the rest: slicing would copy the whole body first.
+        fast = _utf8_text(memoryview(body)[3:] if body.startswith(b"\xef\xbb\xbf") else body)
         if fast is not None:
             return fast, True
     # The BOM was sniffed already: "sniff" only when one is there (it decided, and is stripped).
@@ -108,9 +141,15 @@ def _decode(body: bytes, encoding: Encoding) -> tuple[str, bool]:
     return encoding.decode(body, errors="replace", bom=bom), False
 
 
+def _fffd_count(text: str) -> int:
+    """How many U+FFFD ``text`` holds. Most texts hold none: ``in`` (a fast search) answers that
+    many times faster than ``count`` (a loop over every character)."""
+    return text.count("\ufffd") if "\ufffd" in text else 0
+
+
 def _replacement_count(text: str, body: bytes, encoding: Encoding) -> int:
     """U+FFFD produced by decoder errors (a U+FFFD written in a UTF-8 body is not counted)."""
-    count = text.count("\ufffd")
+    count = _fffd_count(text)
     if count and encoding.name == "UTF-8":
         count -= body.count(_REPLACEMENT_UTF8)
     return max(count, 0)
@@ -123,6 +162,10 @@ class _MetaSearch:
     declaration: Declaration | None  # what decides (Chromium's scan; or the UTF-16 '<?x' pattern)
     late: bool  # the declaration ends past the 1024-byte prescan window
     prescan: Declaration | None  # the HTML Standard's prescan over the first 1024 bytes
+
+
+#: No declaration found, or none looked for (shared: the result is immutable).
+_NO_META = _MetaSearch(None, False, None)
 
 
 def _find_meta(body: bytes, *, deciding: bool) -> _MetaSearch:
@@ -139,7 +182,13 @@ def _find_meta(body: bytes, *, deciding: bool) -> _MetaSearch:
     # The prescan needs a "<meta" (any case) in its window to find anything.
     early_meta = META_OPEN.search(body, 0, PRESCAN_LIMIT) is not None
     if not deciding and not early_meta:
-        return _MetaSearch(None, False, None)
+        return _NO_META
+    if early_meta:
+        # The common page: a plain <meta charset> near the top that Chromium's scan and the prescan
+        # are sure to read alike (an exact shortcut; only the prescan's encoding matters here).
+        top = top_meta_charset(body)
+        if top is not None:
+            return _MetaSearch(top, False, top if deciding else None)
     spec = prescan(body) if deciding and early_meta else None
     found = scan_head_meta(body).declaration
     late = found is not None and found.end > PRESCAN_LIMIT
@@ -227,14 +276,15 @@ def decode_html(
     ``override`` label, ``ValueError`` for an unknown ``fallback``. A malformed Content-Type is
     never an error: it is ignored, with a warning.
     """
-    if not isinstance(body, bytes | bytearray | memoryview):
-        raise TypeError(
-            f"decode_html() takes the document as bytes, not {type(body).__name__}; "
-            "pass the raw body (e.g. response.content), not already-decoded text"
-        )
+    if type(body) is not bytes:
+        if not isinstance(body, bytes | bytearray | memoryview):
+            raise TypeError(
+                f"decode_html() takes the document as bytes, not {type(body).__name__}; "
+                "pass the raw body (e.g. response.content), not already-decoded text"
+            )
+        body = bytes(body)
     if fallback not in _FALLBACKS:
         raise ValueError(f"fallback must be 'detect' or 'browser', not {fallback!r}")
-    body = bytes(body)
     warnings: list[Finding] = []
 
     # Transport layer: Fetch's "legacy extract an encoding" over every Content-Type value.
@@ -248,8 +298,9 @@ def decode_html(
                 {"type": type(content_type).__name__},
             )
         )
-    transport = legacy_extract_encoding(values)
-    warnings.extend(_transport_findings(transport.problems, transport.label, values))
+    transport = _transport(values)
+    if transport.problems:
+        warnings.extend(_transport_findings(transport.problems, transport.label, values))
 
     override_enc: Encoding | None = None
     if override is not None:
@@ -258,12 +309,12 @@ def decode_html(
             raise UnknownEncodingError(override)
 
     # Declarations in the document itself (used to decide, or to warn about conflicts).
-    bom = bom_sniff(body)
+    bom = bom_sniff(body) if body[:1] and body[0] in _BOM_FIRST_BYTES else None
     decided_outside = bom is not None or override_enc is not None or transport.encoding is not None
     if bom is None or bom.name == "UTF-8":
         search = _find_meta(body, deciding=not decided_outside)
     else:
-        search = _MetaSearch(None, False, None)
+        search = _NO_META
     meta, late = search.declaration, search.late
 
     encoding: Encoding
@@ -393,7 +444,7 @@ def _suspect(body: bytes, encoding: Encoding, errors: int, url: str | None) -> F
     produced at least SUSPECT_MIN_ERRORS errors while another candidate (UTF-8, the detector's
     choice, the TLD's fallback) decodes the body without any.
     """
-    if encoding.name in ("UTF-8", *_UTF16):
+    if encoding.name in _UNICODE:
         return None
     if not body.isascii() and _utf8_text(body) is not None:
         return Finding(
@@ -469,7 +520,7 @@ def _undeclared(body: bytes, url: str | None, fallback: str, warnings: list[Find
     """Steps 6-9 for a page that declares nothing: the browser falls back; mojifix reads it right."""
     # mojifix reads a valid UTF-8 body as UTF-8 -- except 7-bit text with escape sequences, which is
     # valid ASCII but may well be ISO-2022-JP: the detector decides those.
-    seven_bit_escapes = b"\x1b" in body and body.isascii()
+    seven_bit_escapes = body.isascii() and b"\x1b" in body  # isascii() stops at the first 8-bit byte
     text = _utf8_text(body) if fallback == "detect" and not seven_bit_escapes else None
     # The detector runs once, only when its answer can matter.
     needs_detector = not _is_plain_ascii(body) and (fallback == "browser" or text is None)
@@ -493,7 +544,7 @@ def _undeclared(body: bytes, url: str | None, fallback: str, warnings: list[Find
             text, clean = _decode(body, _enc(name))
         else:
             text, clean = _decode_detected(body, name)
-        count = 0 if clean else text.count("\ufffd")
+        count = 0 if clean else _fffd_count(text)
     if count:
         warnings.append(_replacement_finding_named(count, name))
     return DecodedHTML(

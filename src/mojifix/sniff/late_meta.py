@@ -29,9 +29,9 @@ import re
 from dataclasses import dataclass
 
 from mojifix.sniff.prescan import PRESCAN_LIMIT, Declaration, meta_encoding
-from mojifix.whatwg import lookup
+from mojifix.whatwg import Encoding, lookup
 
-__all__ = ["HeadScan", "scan_head_meta"]
+__all__ = ["HeadScan", "scan_head_meta", "top_meta_charset"]
 
 #: Start/end tags that keep Chromium's HTMLMetaCharsetParser "in the head" (html and head only as start tags).
 _HEAD_TAGS = frozenset({b"script", b"noscript", b"style", b"link", b"meta", b"object", b"title", b"base"})
@@ -60,6 +60,13 @@ _SIMPLE_ATTRS = (
     rb"(?:[\t\n\x0c\r /]++[^\t\n\x0c\r \"'<>/=]++"
     rb"(?:[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+(?:\"[^\"]*+\"|'[^']*+'|[^\t\n\x0c\r \"'<>=`]++))?+)*+"
     rb"[\t\n\x0c\r /]*+>"
+)
+#: One attribute of a tag that _SIMPLE_TAG matched (the same sub-pattern): name, then the value
+#: double-quoted, single-quoted or unquoted (no group: no value). Consecutive matches over the
+#: tag split it exactly as _SIMPLE_TAG's repetition does (possessive quantifiers: one reading).
+_SIMPLE_ATTR = re.compile(
+    rb"[\t\n\x0c\r /]++([^\t\n\x0c\r \"'<>/=]++)"
+    rb"(?:[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+(?:\"([^\"]*+)\"|'([^']*+)'|([^\t\n\x0c\r \"'<>=`]++)))?+"
 )
 _WS_CLASS = rb"[\t\n\x0c\r ]"
 _NAME_END = rb"(?=[\t\n\x0c\r />])"
@@ -93,6 +100,8 @@ _HEAD_RUN = re.compile(
     + rb")*+",
     re.IGNORECASE,
 )  # fmt: skip
+#: A simple start or end tag (group 1 "/" for an end tag, group 2 the name), as _SIMPLE_TAG reads it.
+_LT_SIMPLE_TAG = re.compile(rb"<(/?+)" + _SIMPLE_TAG.pattern)
 _ATTR_NAME_END = re.compile(rb"[\t\n\x0c\r />=]")
 _UNQUOTED_END = re.compile(rb"[\t\n\x0c\r >]")
 _COMMENT_END = re.compile(rb"--!?>")
@@ -103,6 +112,77 @@ _SCRIPT_DOUBLE_ESCAPED = re.compile(rb"-->|</script[\t\n\x0c\r />]", re.IGNORECA
 _ALPHA = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 #: Every meta start tag token begins with these bytes (used to skip work where none can be found).
 META_OPEN = re.compile(rb"<[Mm][Ee][Tt][Aa]")
+#: _meta_reachable's one search: a "<meta" or a "</>", whichever comes first.
+_META_OR_EMPTY_END_TAG = re.compile(rb"<(?:[Mm][Ee][Tt][Aa]|/>)")
+
+
+#: A document start that the Standard's prescan and Chromium's tokenizer read alike, with no meta in
+#: it: text, comments whose first "--" is their "-->" (not "<!-->" nor "<!--->"; no "--!>"), "<!"
+#: and "<?" constructs up to the first ">", a "<" that starts nothing, and start or end tags with
+#: a plain name (letters, digits, "-") ended by whitespace or ">" (the prescan's tag name runs on
+#: through a "/", Chromium's does not), simple attributes (as in _SIMPLE_TAG), not a meta, and not
+#: an element whose content Chromium reads as raw text (the prescan reads markup in it).
+_COMMON_PREFIX = (
+    rb"(?:[^<]++"
+    rb"|<!--(?!-?>)(?:[^-]++|-(?!-))*+-->"
+    rb"|<!(?!--)[^>]*+>"
+    rb"|<\?[^>]*+>"
+    rb"|<(?![A-Za-z!/?])"
+    rb"|</?+(?!meta)(?!(?:script|style|title|textarea|xmp|iframe|noembed|noframes|plaintext)[\t\n\x0c\r />])"
+    rb"[A-Za-z][A-Za-z0-9-]*+(?=[\t\n\x0c\r >])" + _SIMPLE_ATTRS
+    + rb")*+"
+)  # fmt: skip
+#: Then ``<meta charset=LABEL>`` alone (group 1 the tag; the label in group 2, 3 or 4), read alike
+#: by both: a quoted label without "&" (Chromium decodes character references, the prescan does
+#: not), or an unquoted one followed by whitespace or ">" (the prescan would take a "/" right after
+#: it into the label, Chromium would not).
+_TOP_META_CHARSET = re.compile(
+    _COMMON_PREFIX + rb"(<meta[\t\n\x0c\r ]++charset[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+"
+    rb"(?:\"([^\"&\x00]*+)\"[\t\n\x0c\r /]*+|'([^'&\x00]*+)'[\t\n\x0c\r /]*+"
+    rb"|([^\t\n\x0c\r \"'<>=`&/\x00]++)(?:[\t\n\x0c\r ]++/?+)?+)>)",
+    re.IGNORECASE,
+)
+
+
+def top_meta_charset(data: bytes) -> Declaration | None:
+    """The plain ``<meta charset>`` near the top that both Chromium's scan and the Standard's prescan
+    read first, else ``None`` (then run the scans).
+
+    An exact shortcut for the most common page: everything before the meta is read alike by both
+    algorithms and holds no meta, the meta is a lone ``charset`` attribute read alike, it ends
+    inside the prescan's 1024-byte window, and its label names an encoding. Then Chromium's scan
+    returns this declaration (it reaches the meta before any stop check can end it: every earlier
+    token ends before byte 1024) and the prescan returns the same encoding.
+    """
+    match = _TOP_META_CHARSET.match(data, 0, PRESCAN_LIMIT)
+    if match is None:
+        return None
+    double, single, unquoted = match.group(2, 3, 4)
+    raw = double if double is not None else single if single is not None else unquoted
+    # As _encoding_from_meta_attributes: Latin-1 (no "&": no character reference), stripped.
+    label = raw.decode("latin-1").strip("\t\n\x0c\r ")
+    declared = _lookup_label(label) if label else None
+    if declared is None:
+        return None
+    return Declaration(meta_encoding(declared), label, declared, match.start(1), match.end(), "meta-charset")
+
+
+#: Labels already looked up (a page mostly names one of a few dozen labels). Bounded: labels are
+#: page content, so at most _LABEL_CACHE_SIZE distinct ones, of at most _LABEL_CACHE_MAX_CHARS, are kept.
+_LABEL_CACHE: dict[str, Encoding | None] = {}
+_LABEL_CACHE_SIZE = 1024
+_LABEL_CACHE_MAX_CHARS = 40
+
+
+def _lookup_label(label: str) -> Encoding | None:
+    """``mojifix.whatwg.lookup``, remembered for short labels (the answer never changes)."""
+    try:
+        return _LABEL_CACHE[label]
+    except KeyError:
+        found = lookup(label)
+        if len(label) <= _LABEL_CACHE_MAX_CHARS and len(_LABEL_CACHE) < _LABEL_CACHE_SIZE:
+            _LABEL_CACHE[label] = found
+        return found
 
 
 def _end_tag_pattern(name: bytes) -> re.Pattern[bytes]:
@@ -209,7 +289,17 @@ def _fast_tag(data: bytes, pos: int, n: int, end_tag: bool) -> _Tag | None:
         name = match.group(1).lower()
         if name != b"meta" or end_tag:
             return _Tag(name, end_tag, [], match.end())
+        # A simple <meta>: its attributes as the tokenizer reads them, without the byte-by-byte states.
+        return _Tag(name, end_tag, _simple_attributes(data, match.end(1), match.end()), match.end())
     return _parse_tag(data, pos, n, end_tag)
+
+
+def _simple_attributes(data: bytes, start: int, end: int) -> list[tuple[bytes, bytes]]:
+    """The attributes of a tag _SIMPLE_TAG matched, from the end of its name (``start``) to ``end``."""
+    return [
+        (attr.group(1).lower(), attr.group(2) or attr.group(3) or attr.group(4) or b"")
+        for attr in _SIMPLE_ATTR.finditer(data, start, end)
+    ]
 
 
 def _attribute_text(raw: bytes) -> str:
@@ -243,10 +333,14 @@ def _encoding_from_meta_attributes(tag: _Tag, start: int) -> Declaration | None:
     if not (mode == "meta-charset" or (mode == "meta-content" and got_pragma)):
         return None
     label = label.strip("\t\n\x0c\r ")
-    declared = lookup(label) if label else None
+    declared = _lookup_label(label) if label else None
     if declared is None:
         return None
     return Declaration(meta_encoding(declared), label, declared, start, tag.end, mode)
+
+
+#: ExtractCharset's unquoted label: up to a character <= U+0020, a quote or ";".
+_UNQUOTED_LABEL = re.compile(r"[^\x00- \"';]*+")
 
 
 def _chromium_extract_charset(value: str) -> str:
@@ -279,8 +373,7 @@ def _chromium_extract_charset(value: str) -> str:
             if end < 0:
                 break  # close quote not found
         else:
-            while end < length and value[end] > " " and value[end] not in "\"';":
-                end += 1
+            end = _UNQUOTED_LABEL.match(value, pos).end()  # type: ignore[union-attr]  # matches ""
         return value[pos:end]
     return ""
 
@@ -302,6 +395,31 @@ def scan_head_meta(data: bytes, unconditional: int = PRESCAN_LIMIT, *, fast: boo
     limit = n + 1
 
     tag_reader = _fast_tag if fast else _parse_tag
+
+    if fast:
+        # The loop's first steps for the common head, without the loop: the head's run, then the
+        # simple tag after it, read here as the loop would read it. A <meta> is checked (the loop
+        # goes on after it if it declares nothing). A tag that ends the head (</head>, <body>,
+        # <p>...; not one that starts raw text) with no meta in reach after it is where the loop
+        # would stop, with the same HeadScan. Otherwise the loop goes on from the end of the run.
+        pos = _HEAD_RUN.match(data).end()  # type: ignore[union-attr]  # matches ""
+        tokens = 1 if pos else 0
+        first = _LT_SIMPLE_TAG.match(data, pos)
+        if first is not None:
+            name = first.group(2).lower()
+            end_tag = bool(first.group(1))
+            if name == b"meta" and not end_tag:
+                attributes = _simple_attributes(data, first.end(2), first.end())
+                found = _encoding_from_meta_attributes(_Tag(name, False, attributes, first.end()), pos)
+                tokens += 1
+                if found is not None:
+                    return HeadScan(found, None, tokens, first.end())
+                pos = first.end()  # a meta keeps the document in the head
+            else:
+                ends_head = not (name in _HEAD_TAGS or (not end_tag and name in _HEAD_START_ONLY))
+                raw_text = not end_tag and (name in _RAW_END or name == b"plaintext")
+                if ends_head and not raw_text and not _meta_reachable(data, first.end(), unconditional):
+                    return HeadScan(None, pos, tokens + 1, first.end())
 
     while True:
         if in_head and fast:
@@ -407,9 +525,11 @@ def _meta_reachable(data: bytes, pos: int, limit: int) -> bool:
     """
     if pos >= limit:
         return True  # the caller's own check stops the scan at once
-    if META_OPEN.search(data, pos, limit + 4) is not None:
-        return True
-    return data.find(b"</>", pos, limit + 3) >= 0
+    # One search for both: a "<meta" starting before ``limit`` (it ends by ``limit + 4``), or a
+    # "</>" starting at or before ``limit``. A "</>" found at ``limit + 1`` leaves no room after it
+    # for a "<meta" inside the searched range, so that first match answers alone.
+    found = _META_OR_EMPTY_END_TAG.search(data, pos, limit + 4)
+    return found is not None and (found.start() <= limit or found.group() != b"</>")
 
 
 def _skip_script_data(data: bytes, pos: int, n: int) -> int:

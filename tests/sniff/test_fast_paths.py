@@ -1,0 +1,357 @@
+"""The exact shortcuts on decode_html's hot path give what the step-by-step code gives.
+
+Each shortcut is checked against its reference: ``top_meta_charset`` against Chromium's token loop
+and the Standard's prescan; the first steps of ``scan_head_meta`` against the token loop
+(``fast=False``); the simple-meta attribute reader against the tokenizer states (``_parse_tag``);
+``_meta_reachable`` against its definition; ``tld_of``'s plain-URL path against the general code;
+the remembered Content-Type parse against ``legacy_extract_encoding``; ``_fffd_count`` against
+``str.count``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mojifix.sniff import decode_html
+from mojifix.sniff.api import _fffd_count, _transport
+from mojifix.sniff.content_type import legacy_extract_encoding
+from mojifix.sniff.late_meta import (
+    META_OPEN,
+    _chromium_extract_charset,
+    _fast_tag,
+    _meta_reachable,
+    _parse_tag,
+    scan_head_meta,
+    top_meta_charset,
+)
+from mojifix.sniff.prescan import PRESCAN_LIMIT, prescan
+from mojifix.sniff.tld_defaults import _tld_of_any, tld_of
+
+#: Fragments where Chromium's tokenizer and the prescan part ways, or nearly: quotes and ">" in
+#: attributes, "/" after a tag name or an unquoted label, comment forms, raw-text elements,
+#: character references, duplicate and empty labels.
+FRAGMENTS = [
+    b"<meta charset=koi8-r>",
+    b"<meta charset='gbk'>",
+    b'<meta charset="shift_jis">',
+    b"<meta charset=utf-8/>",
+    b"<meta charset=utf-8 />",
+    b"<meta charset=big5 / >",
+    b"<META CHARSET=euc-kr>",
+    b"<meta charset=&#107;oi8-r>",
+    b"<meta charset='koi8-r'/ >",
+    b"<meta charset=''>",
+    b"<meta charset=' utf-16le '>",
+    b"<meta charset=bogus>",
+    b"<meta charset=x-user-defined>",
+    b"<meta charset = 'iso-2022-kr' >",
+    b"<meta charset=gbk charset=big5>",
+    b"<meta http-equiv=content-type content='text/html; charset=gbk'>",
+    b"<meta name=a>",
+    b"<meta",
+    b" charset=gbk>",
+    b"<meta/charset=gbk>",
+    b"<metax charset=gbk>",
+    b"<!--",
+    b"-->",
+    b"--!>",
+    b"<!-->",
+    b"<!--->",
+    b"-",
+    b"<!-",
+    b"<script>",
+    b"</script>",
+    b"<style>",
+    b"</style>",
+    b"<title>",
+    b"</title>",
+    b"<textarea>",
+    b"<xmp>",
+    b"<plaintext>",
+    b"<noscript>",
+    b"<p>",
+    b"<body>",
+    b"</head>",
+    b"<head>",
+    b"<html lang=en>",
+    b"<a/b='>'>",
+    b"<a/b='>",
+    b"<br/>",
+    b"<a b='>'>",
+    b'<a b=">">',
+    b"<a x=1/y='>'>",
+    b"<p =a>",
+    b"<x-y z>",
+    b"<a x=`>",
+    b"/",
+    b"'",
+    b'"',
+    b"=",
+    b">",
+    b"<",
+    b"</",
+    b"</>",
+    b"</ x>",
+    b"<?x?>",
+    b"<!x>",
+    b"<!DOCTYPE html>",
+    b"&",
+    b"\x00",
+    b" ",
+    b"\n",
+    b"x" * 200,
+    b"x" * 900,
+]
+
+documents = st.lists(st.sampled_from(FRAGMENTS), max_size=24).map(b"".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(body=documents)
+def test_top_meta_charset_is_what_both_scans_read(body: bytes) -> None:
+    top = top_meta_charset(body)
+    if top is None:
+        return
+    assert top.end <= PRESCAN_LIMIT
+    assert scan_head_meta(body, fast=False).declaration == top
+    spec = prescan(body)
+    assert spec is not None and spec.encoding == top.encoding
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # The prescan's tag name runs through "/": it ends this tag at the quoted ">", Chromium does not.
+        b"<a/b='><meta charset=koi8-r>'><meta charset=gbk>",
+        b"<!--><meta charset=koi8-r>--><meta charset=gbk>",  # "<!-->" is a whole comment for both
+        b"<title><meta charset=koi8-r></title>",  # text for Chromium, a meta for the prescan
+        b"<meta charset=utf-8/>",  # the prescan reads the label "utf-8/"
+        b"<meta charset=&#107;oi8-r>",  # Chromium decodes the reference, the prescan does not
+        b"<meta charset=bogus><meta charset=gbk>",  # the first meta declares nothing
+        b" " * 1010 + b"<meta charset=gbk>",  # ends past the prescan window
+    ],
+)
+def test_top_meta_charset_leaves_the_unsure_cases_to_the_scans(body: bytes) -> None:
+    assert top_meta_charset(body) is None
+
+
+def test_top_meta_charset_reads_the_common_page() -> None:
+    body = b'<!DOCTYPE html>\n<html lang="en">\n<head>\n<!-- site -->\n<meta charset="Shift_JIS">\n<title>x'
+    top = top_meta_charset(body)
+    assert top is not None
+    assert (top.encoding.name, top.label, top.kind) == ("Shift_JIS", "Shift_JIS", "meta-charset")
+    assert top.start == body.index(b"<meta") == 54
+    assert body[top.start : top.end] == b'<meta charset="Shift_JIS">'
+
+
+@settings(max_examples=600, deadline=None)
+@given(body=documents)
+def test_first_steps_of_the_scan_agree_with_the_token_loop(body: bytes) -> None:
+    fast = scan_head_meta(body)
+    slow = scan_head_meta(body, fast=False)
+    assert (fast.declaration, fast.head_end) == (slow.declaration, slow.head_end)
+
+
+@pytest.mark.parametrize(
+    ("body", "stopped_at"),
+    [
+        (b"<html><head><title>t</title></head><body>" + b"x" * 2000, 35),  # stops at </head>
+        (b"<head></head>" + b"x" * 1100 + b"<meta charset=gbk>", 13),  # the meta is out of reach
+        (b"<head><textarea>" + b"x" * 1100 + b"</textarea>", 1127),  # raw text: the loop decides
+    ],
+)
+def test_scan_stops_where_the_token_loop_stops(body: bytes, stopped_at: int) -> None:
+    fast = scan_head_meta(body)
+    assert (fast.declaration, fast.stopped_at) == (None, stopped_at)
+    slow = scan_head_meta(body, fast=False)  # token by token (it counts more tokens)
+    assert (fast.declaration, fast.head_end, fast.stopped_at) == (
+        slow.declaration,
+        slow.head_end,
+        slow.stopped_at,
+    )
+
+
+ATTRIBUTE_PARTS = [
+    b" ",
+    b"\t",
+    b"/",
+    b"charset",
+    b"CONTENT",
+    b"http-equiv",
+    b"=",
+    b'"',
+    b"'",
+    b"x",
+    b"utf-8",
+    b"<",
+    b"`",
+    b"&amp;",
+    b"\x00",
+    b"\xe9",
+    b">",
+]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    parts=st.lists(st.sampled_from(ATTRIBUTE_PARTS), max_size=14), sep=st.sampled_from([b" ", b"/", b"\n"])
+)
+def test_simple_meta_attributes_match_the_tokenizer_states(parts: list[bytes], sep: bytes) -> None:
+    tag = b"<meta" + sep + b"".join(parts) + b">tail>"
+    fast = _fast_tag(tag, 1, len(tag), end_tag=False)
+    slow = _parse_tag(tag, 1, len(tag), end_tag=False)
+    assert fast == slow
+
+
+def _reachable_reference(data: bytes, pos: int, limit: int) -> bool:
+    """_meta_reachable as its docstring defines it, with two separate searches."""
+    if pos >= limit:
+        return True
+    return META_OPEN.search(data, pos, limit + 4) is not None or data.find(b"</>", pos, limit + 3) >= 0
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    data=st.lists(
+        st.sampled_from([b"<meta", b"<META", b"</>", b"<", b"/", b">", b"x", b"eta"]), max_size=12
+    ).map(b"".join),
+    pos=st.integers(0, 40),
+    limit=st.integers(0, 40),
+)
+def test_meta_reachable_is_its_definition(data: bytes, pos: int, limit: int) -> None:
+    assert _meta_reachable(data, pos, limit) == _reachable_reference(data, pos, limit)
+
+
+def _extract_charset_reference(value: str) -> str:
+    """Blink's ExtractCharset character by character (the loop the regex replaced)."""
+    lowered, length, pos = value.lower(), len(value), 0
+    while pos < length:
+        pos = lowered.find("charset", pos)
+        if pos < 0:
+            break
+        pos += 7
+        while pos < length and value[pos] <= " ":
+            pos += 1
+        if pos >= length or value[pos] != "=":
+            continue
+        pos += 1
+        while pos < length and value[pos] <= " ":
+            pos += 1
+        quote = ""
+        if pos < length and value[pos] in "\"'":
+            quote = value[pos]
+            pos += 1
+        if pos == length:
+            break
+        end = pos
+        if quote:
+            end = value.find(quote, pos)
+            if end < 0:
+                break
+        else:
+            while end < length and value[end] > " " and value[end] not in "\"';":
+                end += 1
+        return value[pos:end]
+    return ""
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["charset", "CHARSET", "=", " ", "\x01", '"', "'", ";", "utf-8", "é", "\x7f"]),
+        max_size=10,
+    ).map("".join)
+)
+def test_extract_charset_matches_the_character_loop(value: str) -> None:
+    assert _chromium_extract_charset(value) == _extract_charset_reference(value)
+
+
+URL_PARTS = [
+    "http",
+    "https",
+    "://",
+    "//",
+    ":",
+    "/",
+    "?",
+    "#",
+    "\\",
+    "@",
+    ".",
+    "a",
+    "B",
+    "jp",
+    "x-y",
+    "1",
+    "23",
+    "[",
+    "]",
+    ":80",
+    "é",
+    " ",
+    "-",
+    "+",
+    "www.example.jp",
+    "1.2.3.4",
+]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(URL_PARTS), min_size=1, max_size=10).map("".join))
+def test_tld_of_plain_url_path_matches_the_general_code(url: str) -> None:
+    assert tld_of(url) == _tld_of_any(url)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://www.example.JP/a?b",
+        "https://1.2.3.4:8080/",
+        "http://a.com:80",
+        "http://a.com:80x/",
+        "http://user@b.ru/",
+        "http://a.b./",
+        "ftp://x-y.co.uk#f",
+        "http://a.com\\b.jp",
+    ],
+)
+def test_tld_of_everyday_urls(url: str) -> None:
+    assert tld_of(url) == _tld_of_any(url)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "text/html; charset=utf-8",
+        "text/html;charset=Shift_JIS",
+        "text/html",
+        "garbage",
+        "text/html; charset=bogus",
+        'text/html; charset="gbk"; charset=big5',
+        "x" * 300 + "/html; charset=gbk",
+    ],
+)
+def test_remembered_content_type_parse_is_the_parse(value: str) -> None:
+    assert _transport([value]) == legacy_extract_encoding([value])
+    assert _transport([value]) == legacy_extract_encoding([value])  # again, from the cache when short
+
+
+@pytest.mark.parametrize("text", ["", "abc", "\ufffd", "a\ufffdb\ufffd", "é" * 50 + "\ufffd", "日本\ufffd語"])
+def test_fffd_count_is_count(text: str) -> None:
+    assert _fffd_count(text) == text.count("\ufffd")
+
+
+@settings(max_examples=150, deadline=None)
+@given(body=documents, content_type=st.sampled_from([None, "text/html; charset=windows-1252", "text/html"]))
+def test_decode_html_reports_divergence_only_when_the_scans_differ(
+    body: bytes, content_type: str | None
+) -> None:
+    # The top-meta shortcut skips the prescan: the divergence finding must still match a fresh prescan.
+    result = decode_html(body, content_type, fallback="browser")
+    if result.source != "meta":
+        return
+    spec = prescan(body)
+    spec_name = spec.encoding.name if spec is not None else None
+    assert ("prescan-divergence" in result.warning_codes) == (spec_name != result.encoding)
