@@ -40,3 +40,18 @@ def test_restriction_with_nothing_valid():
     result = Detector(candidates=["ISO-8859-7"]).feed(b"\xae\xd2").close()  # 0xAE, 0xD2 undefined
     assert result.verdict == "binary"
     assert result.candidates == ()
+
+
+def test_candidates_accept_labels_and_aliases():
+    data = "Příliš žluťoučký kůň".encode("cp1250")
+    assert detect(data, candidates=["latin2", "cp1252"]).encoding == "ISO-8859-2"
+    assert detect(data, candidates=["CP1250"]).encoding == "windows-1250"
+
+
+def test_unknown_candidate_name_raises():
+    import pytest
+
+    from mojifix.errors import UnknownEncodingError
+
+    with pytest.raises(UnknownEncodingError, match="did you mean"):
+        detect(b"abc", candidates=["windows-125"])

@@ -74,14 +74,6 @@ def url_of(case: C.Case) -> str:
     return f"http://{case.host}{case.path}"
 
 
-def detector_landed() -> bool:
-    try:
-        mod = importlib.import_module("mojifix.detect")
-    except ImportError:
-        return False
-    return callable(getattr(mod, "detect", None))
-
-
 DECLARED = [c for c in C.all_cases() if c.declared]
 UNDECLARED = [c for c in C.all_cases() if not c.declared]
 #: Undeclared cases whose Chromium result is a rule, not its detector's guess.
@@ -169,45 +161,10 @@ def test_default_reports_what_chromium_showed(case: C.Case) -> None:
     )
 
 
-#: Undeclared cases where mojifix does not (yet) reliably give the true text (measured 2026-11-30), kept
-#: visible as non-strict xfails (XPASS when the detector gets them right). All are one family: a Greek
-#: windows-1253 paragraph after about 1 KB of ASCII (padding text or a comment) -- the detector's
-#: answer for these changed several times during the session (windows-1256, x-mac-cyrillic, macintosh,
-#: sometimes right), so the whole family is listed rather than a snapshot.
-#: (Fixed during this session and removed: UTF-32BE with BOM, all-7-bit ISO-2022-JP taken as UTF-8.)
-_GREEK_AFTER_ASCII = (
-    "mojifix.detect misidentifies the Greek windows-1253 paragraph when about 1 KB of ASCII (padding text "
-    "or a comment) comes before it (measured: windows-1256, x-mac-cyrillic, macintosh, cp437); the same "
-    "paragraph in a short page is detected as windows-1253"
-)
-KNOWN_UNDECLARED_GAPS: dict[str, str] = {
-    **{
-        f"boundary-body-{kind}-{off}": _GREEK_AFTER_ASCII
-        for kind in ("text", "comment")
-        for off in (1024, 1025, 1030)
-    },
-    **{
-        f"late-after-{name}": _GREEK_AFTER_ASCII
-        for name in (
-            "body-tag",
-            "p",
-            "div",
-            "head-end",
-            "img",
-            "span",
-            "template",
-            "param",
-            "unknown-end",
-            "html-end",
-            "noscript-p",
-        )
-    },
-    "late-in-body-after-text": _GREEK_AFTER_ASCII,
-    "late-in-body-after-body-no-content": _GREEK_AFTER_ASCII,
-    "tokenizer-late-meta-in-script": _GREEK_AFTER_ASCII,
-    "tokenizer-late-after-svg": _GREEK_AFTER_ASCII,
-    "tokenizer-late-after-close-head-only": _GREEK_AFTER_ASCII,
-}
+#: Undeclared cases where mojifix does not (yet) give the true text, as non-strict xfails with the reason.
+#: Empty since the detector fixes of 2026-11-30 (a Greek windows-1253 paragraph after ~1 KB of ASCII, UTF-32BE
+#: with BOM and all-7-bit ISO-2022-JP were listed before); add an entry only with a measured reason.
+KNOWN_UNDECLARED_GAPS: dict[str, str] = {}
 
 
 def test_known_gaps_name_real_cases() -> None:
@@ -217,8 +174,6 @@ def test_known_gaps_name_real_cases() -> None:
 
 @pytest.mark.parametrize("case", UNDECLARED, ids=_ids(UNDECLARED))
 def test_undeclared_gives_true_text(case: C.Case, request: pytest.FixtureRequest) -> None:
-    if not detector_landed():
-        pytest.xfail("mojifix.detect.detect has not landed; undeclared legacy pages cannot be decoded yet")
     if case.id in KNOWN_UNDECLARED_GAPS:
         request.applymarker(pytest.mark.xfail(reason=KNOWN_UNDECLARED_GAPS[case.id], strict=False))
     result = decode_html()(case.body, content_type_arg(case), url=url_of(case))

@@ -63,9 +63,14 @@ def signature(head: bytes) -> str | None:
     return None
 
 
-def binary_evidence(hist: np.ndarray, total: int) -> tuple[float, str] | None:
-    """(share, description) when the byte histogram says binary, else None."""
+def binary_evidence(hist: np.ndarray, total: int, ebcdic_like: bool = False) -> tuple[float, str] | None:
+    """(share, description) when the byte histogram says binary, else None.
+
+    ``ebcdic_like``: 0x7F is the quotation mark in EBCDIC, not DEL.
+    """
     controls = int(hist[_CONTROL_MASK].sum())
+    if ebcdic_like:
+        controls -= int(hist[0x7F])
     share = controls / total if total else 0.0
     if share > MAX_CONTROL_SHARE:
         nul = int(hist[0])

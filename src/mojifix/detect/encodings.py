@@ -17,7 +17,7 @@ from functools import cache
 
 from mojifix.whatwg._tables import INDEXES, NO_ENTRY
 
-__all__ = ["REGISTRY", "EncodingInfo", "by_name", "candidates_for"]
+__all__ = ["REGISTRY", "EncodingInfo", "by_name", "candidates_for", "canonical_name"]
 
 UNDEFINED = "\ufffe"  # charmap_decode's marker for "no mapping": raises (strict) or gives U+FFFD
 
@@ -159,6 +159,42 @@ def by_name(name: str) -> EncodingInfo | None:
 def preference(name: str) -> int:
     """Position in :data:`REGISTRY` (lower = preferred among identical decodings)."""
     return _ORDER.get(name, len(_ORDER))
+
+
+#: WHATWG index names CPython does not know, and the CPython codec that matches them
+_PY_EQUIVALENT = {"x-mac-cyrillic": "mac-cyrillic", "windows-874": "cp874"}
+
+
+def canonical_name(name: str) -> str:
+    """The registry name for ``name``: a registry name itself, a WHATWG label ("latin1" ->
+    "windows-1252", "sjis" -> "Shift_JIS") or a CPython codec alias ("cp-850", "mac_greek").
+
+    Raises :class:`mojifix.errors.UnknownEncodingError` (with close registry names as suggestions)
+    for anything else, so that a mistyped ``--prefer`` fails loudly instead of restricting to nothing.
+    """
+    if name in _BY_NAME:
+        return name
+    from mojifix.whatwg import lookup
+
+    enc = lookup(name)
+    if enc is not None and enc.name in _BY_NAME:
+        return enc.name
+    try:
+        py = codecs.lookup(name).name
+    except LookupError:
+        py = None
+    if py is not None:
+        for info in REGISTRY:  # registry order: the WHATWG name wins ("cp1252" -> "windows-1252")
+            try:
+                if codecs.lookup(_PY_EQUIVALENT.get(info.name, info.pycodec)).name == py:
+                    return info.name
+            except LookupError:
+                continue
+    import difflib
+
+    from mojifix.errors import UnknownEncodingError
+
+    raise UnknownEncodingError(name, difflib.get_close_matches(name, list(_BY_NAME), n=3, cutoff=0.5))
 
 
 def candidates_for(domain: str, restrict: frozenset[str] | None = None) -> tuple[EncodingInfo, ...]:

@@ -16,10 +16,10 @@ What the model holds (built by ``tools/train_detect.py``, see docs/detection.md)
   symbols, non-ASCII punctuation (curly quotes, dashes, guillemets, NBSP, CJK punctuation: learned from
   real sentences, because a letter misread as a quote must cost something), and one class per script
   for letters outside the vocabulary. The rest are individual characters.
-* ``loc``: uint8[n_languages, n_gids], gid -> *local id* of that language: ids 0..5 are the classes
+* ``loc``: uint8[n_languages, n_gids], gid -> *local id* of that language: ids 0..6 are the classes
   :data:`L_SEP`, :data:`L_CTRL`, :data:`L_SYM`, :data:`L_NATIVE` (a letter of the language's own script
-  outside its top-250 list), :data:`L_FOREIGN` and :data:`L_PUNCT`; ids 6..255 are its 250 most
-  frequent letters.
+  outside its top-249 list), :data:`L_FOREIGN`, :data:`L_PUNCT` and :data:`L_RARE` (ASCII punctuation
+  prose rarely uses: ``[]{}|^~\\```); ids 7..255 are its 249 most frequent letters.
 * ``bigram``: uint8[n_languages, 256, 256], quantised ``-log P(next local id | local id)``.
 * ``uni``: uint8[n_languages, 256], quantised ``-log P(local id)`` (for the cheap unigram shortlist).
 * ``ext``: uint8[n_languages, n_gids], quantised ``-log P(character | its L_NATIVE class)``: refines the
@@ -60,8 +60,8 @@ G_SCRIPT0 = 4  # gid of the first script's letter class
 N_CLASSES = G_SCRIPT0 + len(SCRIPTS)
 
 # Local class ids (same in every language).
-L_SEP, L_CTRL, L_SYM, L_NATIVE, L_FOREIGN, L_PUNCT = 0, 1, 2, 3, 4, 5
-N_LOCAL_CLASSES = 6
+L_SEP, L_CTRL, L_SYM, L_NATIVE, L_FOREIGN, L_PUNCT, L_RARE = 0, 1, 2, 3, 4, 5, 6
+N_LOCAL_CLASSES = 7
 N_LOCAL = 256
 
 

@@ -9,6 +9,7 @@ comparable: ``P(bytes | encoding, language) = P(text | language)`` because decod
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
@@ -19,9 +20,43 @@ from mojifix.detect.encodings import REGISTRY
 
 __all__ = ["LanguageScore", "Scorer", "get_scorer", "score_text"]
 
-#: languages that get the full bigram scoring, chosen by unigram likelihood. The bigram winner was
-#: among the unigram top 2 in every benchmark case checked (3 instead of 2: +0.1 point, -30% speed).
+#: languages that get the full bigram scoring per decoding, chosen by unigram likelihood. On long
+#: texts the unigram ranks languages reliably and 2 suffice (3: +0.1 point, -30% speed); on short ones
+#: it does not ("Quellcode für Überblick" reads as Spanish by letter counts), and more are cheap there.
+#: Short: 8 and 5 got the same number of benchmark samples right (quick + full: 3,436 of 3,473, once
+#: the pair penalties below were in), 5 is ~8% faster.
 TOP_LANGUAGES = 2
+TOP_LANGUAGES_SHORT = 5
+#: total characters (all decodings together) up to which TOP_LANGUAGES_SHORT languages are scored.
+SHORT_TEXT_CHARS = 4000
+
+
+def _top_languages(n_chars: int) -> int:
+    return TOP_LANGUAGES_SHORT if n_chars <= SHORT_TEXT_CHARS else TOP_LANGUAGES
+
+
+#: cost of an upper-case letter directly after a lower-case one (camelCase is rare in prose; in a
+#: misread Cyrillic or Mac code page it is everywhere). On the 1,252 Latin/Cyrillic/DOS/Mac samples of
+#: the full benchmark: 0 -> 1,219 right, -2 -> 1,221, -4 -> 1,218.
+CASE_FLIP_LOGP = -2.0
+#: cost of a letter directly after a letter of another alphabetic script, inside one word ("caf้",
+#: "cr่me": windows-1252 é/è read as Thai tone marks by windows-874; "wordКword"). Real prose changes
+#: script only at word boundaries; the bigram model alone saw a Thai mark after a Latin letter as just
+#: one more foreign letter, and an English reading with four of them came within 10 nats of the true
+#: French-accented windows-1252 one. Pairs involving Han, kana or Hangul are exempt: CJK text glues
+#: Latin words and mixes these scripts within words ("Windows版", "食べる"). Chosen on
+#: ``benchmarks/detect_accuracy.py --quick`` (see docs/detection.md).
+SCRIPT_SWITCH_LOGP = -6.0
+_SWITCH_EXEMPT = tuple(M.SCRIPTS.index(x) for x in ("HANGUL", "KANA", "HAN"))
+#: cost of a non-ASCII punctuation mark or symbol squeezed between two letters ("Aufz‰hlung",
+#: "l‘se", "v\xa0clav": a letter misread by a neighbouring Mac or DOS code page). The bigram model
+#: prices the mark after a letter and the letter after the mark separately, each barely above a
+#: foreign letter; prose has these marks at word edges. Apostrophes, hyphens and the Catalan middle
+#: dot, which do sit inside words, are exempt, and so are spaces (NBSP after Czech "v", Russian "в")
+#: and marks next to Han, kana or Hangul (CJK text has no spaces between words). Full benchmark: 0 ->
+#: DOS 96.7%, -6 -> 97.5% (-10, -14: the same); see docs/detection.md.
+IN_WORD_MARK_LOGP = -6.0
+_IN_WORD_OK = "\u2019\u02bc\u00b7\u2010\u2011\u2027"
 _NO_SCRIPT = 255
 _NON_BMP_STANDIN = 0x00A6  # "¦": non-BMP characters (HKSCS, GB18030 4-byte) are scored as a rare symbol
 
@@ -74,6 +109,14 @@ class Scorer:
         )
         self.known[:, : M.N_CLASSES] = False
         self.is_letter_gid = is_letter
+        # script per gid for the switch test: -1 for non-letters and for the exempt CJK scripts
+        self.switch_script = np.where(is_letter, gid_script, -1).astype(np.int16)
+        self.switch_script[np.isin(gid_script, _SWITCH_EXEMPT)] = -1
+        # modifier letters and combining diacritics (U+02B0-U+036F) attach to letters of any script
+        # (Ukrainian ʼ, a stress accent on Cyrillic)
+        # (individual gids only: a rare one may share its script's class gid with real letters)
+        mods = model.lut[0x02B0:0x0370]
+        self.switch_script[mods[mods >= M.N_CLASSES]] = -1
         self.is_ascii_gid = np.zeros(len(gid_script), bool)
         self.is_ascii_gid[model.lut[:128]] = True
         # unigram log-probability of every gid in every language (local-id unigram + refinement)
@@ -81,6 +124,14 @@ class Scorer:
             np.take_along_axis(model.uni, model.loc.astype(np.intp), axis=1) + model.ext
         ).astype(np.float32)
         self.unigram_full_t = np.ascontiguousarray(self.unigram_full.T)  # [G, L]
+        chars = [chr(c) for c in range(0x10000)]
+        # non-ASCII punctuation and symbols by code point (for IN_WORD_MARK_LOGP)
+        # (by Unicode category: frequent marks such as curly quotes have gids of their own)
+        self.in_word_mark = np.array([unicodedata.category(c)[0] in "PS" for c in chars], bool)
+        self.in_word_mark[:128] = False
+        self.in_word_mark[[ord(c) for c in _IN_WORD_OK]] = False
+        self.is_upper = np.array([c.isupper() for c in chars], bool)
+        self.is_lower = np.array([c.islower() for c in chars], bool)
         # flat views for int32 index arithmetic (faster than multi-dimensional fancy indexing)
         self.n_gids = model.loc.shape[1]
         self.loc_flat = np.ascontiguousarray(model.loc).reshape(-1)
@@ -121,12 +172,15 @@ class Scorer:
         """Best language and log-likelihood of ``text`` (as decoded with ``encoding``, if given)."""
         return self.score_many([text], [encoding])[0]
 
-    def score_many(self, texts: list[str], encodings: list[str | None]) -> list[LanguageScore]:
+    def score_many(
+        self, texts: list[str], encodings: list[str | None], *, languages: int | None = None
+    ) -> list[LanguageScore]:
         """Score several texts (candidate decodings) in one vectorised pass.
 
         All texts are concatenated; a segment index per character keeps them apart. Per text, the
-        unigram step picks the :data:`TOP_LANGUAGES` best languages the encoding can write; the bigram
-        and refinement gathers then run for all texts at once and are summed per segment.
+        unigram step picks the :data:`TOP_LANGUAGES` best languages the encoding can write (or
+        ``languages`` of them); the bigram and refinement gathers then run for all texts at once and
+        are summed per segment.
         """
         m = self.model
         out: list[LanguageScore | None] = [None] * len(texts)
@@ -137,7 +191,8 @@ class Scorer:
         if live:
             joined = "".join(texts[i] for i in live)
             cps = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), np.uint32)
-            g = m.lut[np.where(cps > 0xFFFF, _NON_BMP_STANDIN, cps)]
+            bmp = np.where(cps > 0xFFFF, _NON_BMP_STANDIN, cps)
+            g = m.lut[bmp]
             seg = np.repeat(np.arange(len(live)), [len(texts[i]) for i in live])
             n_seg = len(live)
             starts = np.searchsorted(seg, np.arange(n_seg))
@@ -145,11 +200,16 @@ class Scorer:
             # (no BLAS matmul anywhere: on small shapes its thread start-up costs more than the work)
             n_g = len(self.unigram_full_t)
             pairs, counts = np.unique(seg * n_g + g, return_counts=True)  # sorted by segment
-            rows = self.unigram_full_t[pairs % n_g] * counts[:, None].astype(np.float32)  # [P, L]
+            # letters only: punctuation and symbols are scored below, but their unigram costs differ
+            # between languages by how much punctuation each training corpus had, and a dozen curly
+            # quotes outweighed 300 letters (Dutch windows-1252 ranked as English, lost to windows-874)
+            gid_p = pairs % n_g
+            weight = np.where(self.is_letter_gid[gid_p], counts, 0).astype(np.float32)
+            rows = self.unigram_full_t[gid_p] * weight[:, None]  # [P, L]
             uni = np.add.reduceat(rows, np.searchsorted(pairs // n_g, np.arange(n_seg)), axis=0)  # [S, L]
             allowed = np.array([self._allowed(encodings[i]) for i in live])  # [S, L]
             uni = np.where(allowed, uni, -np.inf)
-            k = min(TOP_LANGUAGES, uni.shape[1])
+            k = min(languages or _top_languages(len(g)), uni.shape[1])
             top = np.argsort(-uni, axis=1, kind="stable")[:, :k]  # [S, K]
             top_ok = np.take_along_axis(uni, top, axis=1) > -np.inf
             # 2. bigram + refinement for all texts at once, on flat tables with int32 indices
@@ -171,6 +231,24 @@ class Scorer:
             best_k = sums.argmax(axis=1)
             best_lang = top[np.arange(n_seg), best_k]
             best_score = sums[np.arange(n_seg), best_k]
+            # pair penalties (no pair spans two texts): case flips, script switches and marks inside a
+            # word. Case: the model is case-folded, but an upper-case letter right after a lower-case
+            # one ("моЯ", "wordКword") is what a Cyrillic/Mac code page mix-up produces
+            sc = self.switch_script[g]
+            alpha = sc >= 0  # letters of alphabetic scripts (CJK text has no spaces to mark words)
+            # pair i = (character i, character i + 1); pairs and triples that span two texts are dropped
+            pair = self.is_upper[bmp[1:]] & self.is_lower[bmp[:-1]]  # case flip
+            switch = (sc[1:] != sc[:-1]) & alpha[1:] & alpha[:-1]
+            cross = starts[1:] - 1
+            pair[cross] = False
+            switch[cross] = False
+            mark = self.in_word_mark[bmp[1:-1]] & alpha[:-2] & alpha[2:]  # triple centred on i + 1
+            edge = np.concatenate((cross - 1, cross))  # triples with a neighbour in the next / previous text
+            mark[edge[(edge >= 0) & (edge < len(mark))]] = False
+            pen = np.zeros(len(g), np.float32)
+            pen[1:] = CASE_FLIP_LOGP * pair + SCRIPT_SWITCH_LOGP * switch
+            pen[1:-1] += IN_WORD_MARK_LOGP * mark
+            best_score = best_score + np.add.reduceat(pen, starts, dtype=np.float64)
             letter = self.is_letter_gid[g]
             letters = np.add.reduceat(letter.astype(np.int64), starts)
             known = np.add.reduceat((self.known[best_lang[seg], g] & letter).astype(np.int64), starts)
