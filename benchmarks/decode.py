@@ -67,14 +67,19 @@ def realistic_bytes(name: str, language: str, joiner: str, megabytes: float) -> 
     return bytes(out)
 
 
-def best_mb_per_s(fn: Callable[[], object], size: int, repeat: int) -> float:
-    """Best (least disturbed) of ``repeat`` timed runs, as MB/s; the machine is shared and noisy."""
-    best = float("inf")
+def best_mb_per_s(fns: list[Callable[[], object]], size: int, repeat: int) -> list[float]:
+    """Best (least disturbed) of ``repeat`` timed runs of each function, as MB/s.
+
+    The runs are interleaved (one of each per round) so that a change in the shared machine's load
+    affects every contender alike; timing all of one contender first biased the ratios by a few percent.
+    """
+    best = [float("inf")] * len(fns)
     for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return size / 1_000_000 / best
+        for i, fn in enumerate(fns):
+            start = time.perf_counter()
+            fn()
+            best[i] = min(best[i], time.perf_counter() - start)
+    return [size / 1_000_000 / b for b in best]
 
 
 def main() -> None:
@@ -98,9 +103,15 @@ def main() -> None:
         ours = encoding.decode(data)
         if ours != endec.decode(data, label, "replace") or "\ufffd" in ours:
             print(f"{name}: WARNING: mojifix and endec disagree or the text has errors")
-        mojifix_speed = best_mb_per_s(partial(encoding.decode, data), len(data), args.repeat)
-        cpython_speed = best_mb_per_s(partial(data.decode, python_codec, "replace"), len(data), args.repeat)
-        endec_speed = best_mb_per_s(partial(endec.decode, data, label, "replace"), len(data), args.repeat)
+        mojifix_speed, cpython_speed, endec_speed = best_mb_per_s(
+            [
+                partial(encoding.decode, data),
+                partial(data.decode, python_codec, "replace"),
+                partial(endec.decode, data, label, "replace"),
+            ],
+            len(data),
+            args.repeat,
+        )
         vs_cpython, vs_endec = mojifix_speed / cpython_speed, mojifix_speed / endec_speed
         print(
             f"{name:<13} {len(data) / 1e6:>5.2f} {mojifix_speed:>7.0f}/s {cpython_speed:>7.0f}/s "

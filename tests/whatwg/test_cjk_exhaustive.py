@@ -406,3 +406,49 @@ def test_big5_encoder_fixes_cpython_bytes_only_when_the_count_proves_it() -> Non
         assert codec.encode(text, "html") == want, text
         if "¢" not in text:
             assert codec.encode(text) == want, text
+
+
+@pytest.mark.parametrize("name", STATELESS)
+def test_suspect_groups_cover_every_disagreeing_token(name: str) -> None:
+    """A group's output scan is skipped when none of its first bytes is in the input: that is exact only
+    if every CPython token that outputs one of its characters differently from the standard starts with
+    one of those bytes (recomputed here from CPython's tokens and the exact step)."""
+    from mojifix.whatwg._cjk import cpython_tokens
+
+    codec = CODECS[name]
+    plan = codec.plan
+    if plan.suspect_groups is None:
+        pytest.skip("this codec scans its output with has_suspects")
+    lead_of = {
+        c: {lead[0] for lead in leads} for leads, slow, remap in plan.suspect_groups for c in slow + remap
+    }
+    assert set(lead_of) == set(plan.slow_chars) | {chr(k) for k in plan.remap}
+    checked = 0
+    for seq, got in cpython_tokens(plan.py_codec, codec.longer_prefixes()):
+        want, end = codec.step(seq, 0, len(seq))
+        if (want, end) != (got, len(seq)):
+            for char in got:
+                if char in lead_of:
+                    assert seq[0] in lead_of[char], (seq.hex(" "), char)
+                    checked += 1
+    assert checked >= len(lead_of)
+
+
+@pytest.mark.parametrize("name", ["Big5", "Shift_JIS", "EUC-JP"])
+def test_long_text_with_each_disagreeing_single_token_equals_reference(name: str) -> None:
+    """Long valid text (so the group gates see real lead bytes) with each byte sequence CPython decodes
+    differently inserted once: the result is the standard's, through the gates."""
+    from mojifix.whatwg._cjk import cpython_tokens
+
+    codec = CODECS[name]
+    body = codec.encode("日本語の文字、中文字符。" * 50 + "\n", "html")
+    found = 0
+    for seq, got in cpython_tokens(codec.plan.py_codec, codec.longer_prefixes()):
+        if codec.step(seq, 0, len(seq)) != (got, len(seq)):
+            for data in (body + seq + b"\n" + body, body + b"\n" + seq):
+                got_text = codec.decode(data)
+                assert got_text == ref.reference_decode(name, data)[0], seq.hex(" ")
+            found += 1
+            if found >= 400:  # bounded: the exhaustive tests above cover every sequence alone
+                break
+    assert found > 0
