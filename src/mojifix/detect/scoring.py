@@ -57,7 +57,14 @@ _SWITCH_EXEMPT = tuple(M.SCRIPTS.index(x) for x in ("HANGUL", "KANA", "HAN"))
 #: DOS 96.7%, -6 -> 97.5% (-10, -14: the same); see docs/detection.md.
 IN_WORD_MARK_LOGP = -6.0
 _IN_WORD_OK = "\u2019\u02bc\u00b7\u2010\u2011\u2027"
+# (score_many sums these three as count x penalty per text: the same float as a per-character sum
+# while they are whole numbers, as now; fractional ones could differ from it in the last bit)
 _NO_SCRIPT = 255
+#: np.bincount replaces np.unique's sort when its bins number at most this many per character (a
+#: speed choice only: both give the same keys and counts)
+_BINCOUNT_MAX_RATIO = 4
+# bits of Scorer.cp_flags (one gather per character instead of three)
+_UPPER, _LOWER, _MARK = 1, 2, 4
 _NON_BMP_STANDIN = 0x00A6  # "¦": non-BMP characters (HKSCS, GB18030 4-byte) are scored as a rare symbol
 
 
@@ -132,11 +139,17 @@ class Scorer:
         self.in_word_mark[[ord(c) for c in _IN_WORD_OK]] = False
         self.is_upper = np.array([c.isupper() for c in chars], bool)
         self.is_lower = np.array([c.islower() for c in chars], bool)
+        self.cp_flags = (
+            self.is_upper * np.uint8(_UPPER)
+            | self.is_lower * np.uint8(_LOWER)
+            | self.in_word_mark * np.uint8(_MARK)
+        ).astype(np.uint8)
         # flat views for int32 index arithmetic (faster than multi-dimensional fancy indexing)
         self.n_gids = model.loc.shape[1]
         self.loc_flat = np.ascontiguousarray(model.loc).reshape(-1)
         self.bigram_flat = np.ascontiguousarray(model.bigram).reshape(-1)
         self.ext_flat = np.ascontiguousarray(model.ext).reshape(-1)
+        self.known_flat = np.ascontiguousarray(self.known).reshape(-1)
         # single-byte code pages as gid tables, and which languages each can write
         singles = [info for info in REGISTRY if info.kind == "single"]
         self.sb_row = {info.name: i for i, info in enumerate(singles)}
@@ -193,13 +206,23 @@ class Scorer:
             cps = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), np.uint32)
             bmp = np.where(cps > 0xFFFF, _NON_BMP_STANDIN, cps)
             g = m.lut[bmp]
-            seg = np.repeat(np.arange(len(live)), [len(texts[i]) for i in live])
             n_seg = len(live)
-            starts = np.searchsorted(seg, np.arange(n_seg))
+            lens = np.array([len(texts[i]) for i in live], np.intp)  # all >= 1
+            seg = np.repeat(np.arange(n_seg), lens)
+            starts = np.zeros(n_seg, np.intp)
+            np.cumsum(lens[:-1], out=starts[1:])
             # 1. unigram likelihood per (text, language) -> top languages per text
             # (no BLAS matmul anywhere: on small shapes its thread start-up costs more than the work)
             n_g = len(self.unigram_full_t)
-            pairs, counts = np.unique(seg * n_g + g, return_counts=True)  # sorted by segment
+            key = seg * n_g + g
+            if n_seg * n_g <= _BINCOUNT_MAX_RATIO * len(g):
+                # few texts (the final scoring): a histogram gives np.unique's sorted keys and
+                # counts without its sort
+                hist = np.bincount(key, minlength=n_seg * n_g)
+                pairs = np.flatnonzero(hist)  # sorted by segment
+                counts = hist[pairs]
+            else:
+                pairs, counts = np.unique(key, return_counts=True)  # sorted by segment
             # letters only: punctuation and symbols are scored below, but their unigram costs differ
             # between languages by how much punctuation each training corpus had, and a dozen curly
             # quotes outweighed 300 letters (Dutch windows-1252 ranked as English, lost to windows-874)
@@ -213,20 +236,23 @@ class Scorer:
             top = np.argsort(-uni, axis=1, kind="stable")[:, :k]  # [S, K]
             top_ok = np.take_along_axis(uni, top, axis=1) > -np.inf
             # 2. bigram + refinement for all texts at once, on flat tables with int32 indices
-            lens = np.diff(np.append(starts, len(g)))
-            g32 = g.astype(np.int32)
-            first = np.zeros(len(g), bool)
-            first[starts] = True
+            # (all K languages in one [K, N] pass; one text, as in the final scoring, broadcasts one
+            # row offset per language instead of repeating it per character)
+            lang_t = np.ascontiguousarray(top.T.astype(np.int32))  # [K, S]
+            if n_seg == 1:
+                row, high = lang_t * np.int32(self.n_gids), lang_t << np.int32(16)  # [K, 1]
+            else:
+                row = np.repeat(lang_t * np.int32(self.n_gids), lens, axis=1)  # [K, N]
+                high = np.repeat(lang_t << np.int32(16), lens, axis=1)
+            idx = g.astype(np.int32) + row
+            loc = self.loc_flat[idx].astype(np.int32)
+            prev = np.empty_like(loc)
+            prev[:, 1:] = loc[:, :-1]
+            prev[:, starts] = M.L_SEP
+            tot = self.bigram_flat[(prev << 8) | loc | high] + self.ext_flat[idx]  # [K, N], C order
             sums = np.empty((n_seg, k), np.float64)
-            for j in range(k):
-                lang = np.repeat(top[:, j].astype(np.int32), lens)
-                idx = lang * self.n_gids + g32
-                loc = self.loc_flat[idx].astype(np.int32)
-                prev = np.empty_like(loc)
-                prev[1:] = loc[:-1]
-                prev[first] = M.L_SEP
-                tot = self.bigram_flat[(lang << 16) | (prev << 8) | loc] + self.ext_flat[idx]
-                sums[:, j] = np.add.reduceat(tot, starts, dtype=np.float64)
+            for j in range(k):  # one contiguous row per call: the same summation as a 1-D array
+                sums[:, j] = np.add.reduceat(tot[j], starts, dtype=np.float64)
             sums = np.where(top_ok, sums, -np.inf)
             best_k = sums.argmax(axis=1)
             best_lang = top[np.arange(n_seg), best_k]
@@ -237,21 +263,37 @@ class Scorer:
             sc = self.switch_script[g]
             alpha = sc >= 0  # letters of alphabetic scripts (CJK text has no spaces to mark words)
             # pair i = (character i, character i + 1); pairs and triples that span two texts are dropped
-            pair = self.is_upper[bmp[1:]] & self.is_lower[bmp[:-1]]  # case flip
-            switch = (sc[1:] != sc[:-1]) & alpha[1:] & alpha[:-1]
-            cross = starts[1:] - 1
+            # (each is counted at the position of its second character, so per-text counts are sums
+            # over that text's positions; the penalties are integers, so count x penalty is exactly
+            # the float sum of per-position penalties)
+            flags = self.cp_flags[bmp]
+            upper = (flags & _UPPER).view(bool)
+            n = len(g)
+            # per-position counts, one row each: case flips, script switches, in-word marks, letters,
+            # letters among the best language's frequent characters (summed per text in one call)
+            rows_b = np.zeros((5, n), bool)
+            pair, switch, mark, letter, known_letter = rows_b
+            np.logical_and(upper[1:], (flags[:-1] & _LOWER).astype(bool), out=pair[1:])  # case flip
+            np.not_equal(sc[1:], sc[:-1], out=switch[1:])
+            switch[1:] &= alpha[1:] & alpha[:-1]
+            if n > 2:  # mark: triple centred on position i
+                np.logical_and(flags[1:-1] & _MARK, alpha[:-2], out=mark[1:-1])
+                mark[1:-1] &= alpha[2:]
+            cross = starts[1:]  # pairs whose second character starts a text
             pair[cross] = False
             switch[cross] = False
-            mark = self.in_word_mark[bmp[1:-1]] & alpha[:-2] & alpha[2:]  # triple centred on i + 1
             edge = np.concatenate((cross - 1, cross))  # triples with a neighbour in the next / previous text
-            mark[edge[(edge >= 0) & (edge < len(mark))]] = False
-            pen = np.zeros(len(g), np.float32)
-            pen[1:] = CASE_FLIP_LOGP * pair + SCRIPT_SWITCH_LOGP * switch
-            pen[1:-1] += IN_WORD_MARK_LOGP * mark
-            best_score = best_score + np.add.reduceat(pen, starts, dtype=np.float64)
-            letter = self.is_letter_gid[g]
-            letters = np.add.reduceat(letter.astype(np.int64), starts)
-            known = np.add.reduceat((self.known[best_lang[seg], g] & letter).astype(np.int64), starts)
+            mark[edge] = False
+            np.take(self.is_letter_gid, g, out=letter)
+            if n_seg == 1:
+                known_at = self.known_flat[best_lang[0] * self.n_gids + g]
+            else:
+                known_at = self.known_flat[np.repeat(best_lang * self.n_gids, lens) + g]
+            np.logical_and(known_at, letter, out=known_letter)
+            n_pair, n_switch, n_mark, letters, known = np.add.reduceat(rows_b, starts, axis=1, dtype=np.intp)
+            best_score = best_score + (
+                CASE_FLIP_LOGP * n_pair + SCRIPT_SWITCH_LOGP * n_switch + IN_WORD_MARK_LOGP * n_mark
+            )
             for j, i in enumerate(live):
                 n_letters = int(letters[j])
                 out[i] = LanguageScore(
