@@ -25,7 +25,6 @@ lint: $(STAMP)
 	$(PY) -m ruff check src tests tools benchmarks
 
 test: $(STAMP) browser
-	$(PY) tools/gen_whatwg_tables.py --check
 	$(PY) -m ruff check src tests tools benchmarks
 	$(PY) -m pytest
 

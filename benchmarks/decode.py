@@ -82,6 +82,24 @@ def best_mb_per_s(fns: list[Callable[[], object]], size: int, repeat: int) -> li
     return [size / 1_000_000 / b for b in best]
 
 
+def print_header() -> None:
+    """The table header shared by the decode and encode benchmarks."""
+    columns = ("MB", "mojifix", "CPython", "endec", "vs CPython", "vs endec")
+    widths = (5, 9, 9, 9, 11, 9)
+    header = f"{'encoding':<13} " + " ".join(f"{c:>{w}}" for c, w in zip(columns, widths, strict=True))
+    print(header)
+    print("-" * len(header))
+
+
+def print_row(name: str, size: int, mojifix_speed: float, cpython_speed: float, endec_speed: float) -> None:
+    """One encoding's MB/s for the three contenders and mojifix's ratios against the two peers."""
+    vs_cpython, vs_endec = mojifix_speed / cpython_speed, mojifix_speed / endec_speed
+    print(
+        f"{name:<13} {size / 1e6:>5.2f} {mojifix_speed:>7.0f}/s {cpython_speed:>7.0f}/s "
+        f"{endec_speed:>7.0f}/s {vs_cpython:>10.2f}x {vs_endec:>8.2f}x"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=1.0, help="megabytes of text per encoding (default 1)")
@@ -89,11 +107,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="WHATWG names to run (default: all)")
     args = parser.parse_args()
 
-    columns = ("MB", "mojifix", "CPython", "endec", "vs CPython", "vs endec")
-    widths = (5, 9, 9, 9, 11, 9)
-    header = f"{'encoding':<13} " + " ".join(f"{c:>{w}}" for c, w in zip(columns, widths, strict=True))
-    print(header)
-    print("-" * len(header))
+    print_header()
     for name, language, python_codec, joiner in CASES:
         if args.only and name not in args.only:
             continue
@@ -112,11 +126,7 @@ def main() -> None:
             len(data),
             args.repeat,
         )
-        vs_cpython, vs_endec = mojifix_speed / cpython_speed, mojifix_speed / endec_speed
-        print(
-            f"{name:<13} {len(data) / 1e6:>5.2f} {mojifix_speed:>7.0f}/s {cpython_speed:>7.0f}/s "
-            f"{endec_speed:>7.0f}/s {vs_cpython:>10.2f}x {vs_endec:>8.2f}x"
-        )
+        print_row(name, len(data), mojifix_speed, cpython_speed, endec_speed)
     print("(MB/s, best of", args.repeat, "runs; ratios are mojifix / peer, higher is better)")
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import endec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from decode import CASES, best_mb_per_s, realistic_bytes
+from decode import CASES, best_mb_per_s, print_header, print_row, realistic_bytes
 
 from mojifix.whatwg import lookup
 
@@ -31,9 +31,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="WHATWG names to run (default: all)")
     args = parser.parse_args()
 
-    columns = ("MB", "mojifix", "CPython", "endec", "vs CPython", "vs endec")
-    widths = (5, 9, 9, 9, 11, 9)
-    print(f"{'encoding':<13} " + " ".join(f"{c:>{w}}" for c, w in zip(columns, widths, strict=True)))
+    print_header()
     for name, language, python_codec, joiner in CASES:
         if args.only and name not in args.only:
             continue
@@ -55,11 +53,7 @@ def main() -> None:
             len(data),
             args.repeat,
         )
-        vs_cpython, vs_endec = mojifix_speed / cpython_speed, mojifix_speed / endec_speed
-        print(
-            f"{name:<13} {len(data) / 1e6:>5.2f} {mojifix_speed:>7.0f}/s {cpython_speed:>7.0f}/s "
-            f"{endec_speed:>7.0f}/s {vs_cpython:>10.2f}x {vs_endec:>8.2f}x"
-        )
+        print_row(name, len(data), mojifix_speed, cpython_speed, endec_speed)
     print("(MB/s of encoded output, best of", args.repeat, "interleaved runs; ratios are mojifix / peer)")
 
 
