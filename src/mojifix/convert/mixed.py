@@ -436,9 +436,14 @@ def _probe_first_half(data: bytes, start: int, head: str, detect: DetectFn) -> S
     return _probe_tail(data, start, first, detect)
 
 
-def _confirm_tail(data: bytes, start: int, head: str, b: int, detect: DetectFn) -> Split | None:
-    """The detector, on ``data[b:]`` alone, is confident of another encoding (and not of ``head``)."""
-    det = detect(data[b:], domain="file")
+def _confirm_tail(
+    data: bytes, start: int, head: str, b: int, detect: DetectFn, det: Detection | None = None
+) -> Split | None:
+    """The detector, on ``data[b:]`` alone, is confident of another encoding (and not of ``head``).
+
+    ``det``: that detection when the caller already has it (detection is deterministic)."""
+    if det is None:
+        det = detect(data[b:], domain="file")
     top = det.best()
     if top is None or det.ambiguous or det.verdict != "text" or same_decoder(top.encoding, head):
         return None
@@ -472,9 +477,11 @@ def _probe_tail_utf16(data: bytes, start: int, head: str, detect: DetectFn) -> S
         return None
     det = detect(data[b:], domain="file")
     top = det.best()
-    if top is None or not _not_utf16(data[b:], head, top.encoding):
+    # the detector reading the tail as the head's own encoding settles it (the confirmation below
+    # would reject it for that reason): skip the costlier UTF-16 plausibility test
+    if top is None or same_decoder(top.encoding, head) or not _not_utf16(data[b:], head, top.encoding):
         return None
-    return _confirm_tail(data, start, head, b, detect)
+    return _confirm_tail(data, start, head, b, detect, det)
 
 
 def _confident_8bit(seg: bytes, detect: DetectFn) -> str | None:
