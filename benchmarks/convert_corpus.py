@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import sys
 import time
@@ -299,17 +300,27 @@ def main(argv: list[str] | None = None) -> int:
         for w in (1, 2):
             out = OUT / f"big-w{w}"
             shutil.rmtree(out, ignore_errors=True)
+            load = os.getloadavg()[0]
+            cpu0 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.perf_counter()
             rep = convert(big, out, workers=w, **DETECTOR)
             walls[w] = time.perf_counter() - t0
+            cpu1 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+            own, kids = (
+                a.ru_utime + a.ru_stime - b.ru_utime - b.ru_stime for a, b in zip(cpu1, cpu0, strict=True)
+            )
             s = rep.summary()
             print(
                 f"  --workers {w}: {walls[w]:.1f}s, {copies * mb / walls[w]:.2f} MB/s, "
                 f"{s['total'] / walls[w]:.0f} files/s, lossless {s['lossless']}, "
-                f"quarantined {s['quarantined']}"
+                f"quarantined {s['quarantined']}; CPU s: this process {own:.1f}, worker processes "
+                f"{kids:.1f}; load average before the run {load:.2f}"
             )
             shutil.rmtree(out, ignore_errors=True)
-        print(f"  speed-up --workers 2 vs 1: {walls[1] / walls[2]:.2f}x (cores: {os.cpu_count()})")
+        print(
+            f"  speed-up --workers 2 vs 1: {walls[1] / walls[2]:.2f}x (cores: {os.cpu_count()}; "
+            "other jobs on the machine lower it: see the load averages)"
+        )
     return 0
 
 

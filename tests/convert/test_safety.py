@@ -203,6 +203,40 @@ def test_disk_full_leaves_no_partial_output_and_resume_finishes(
         assert (dst / p).read_bytes() == data
 
 
+def test_failed_group_commit_reports_only_committed_batches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One worker commits batch k in the background while it examines batch k+1: when the second
+    commit fails, the first batch's records are in the manifest and nothing of the second is."""
+    src = _bulk_tree(tmp_path / "src", 50)  # 100 files: two batches of at most 64
+    dst = tmp_path / "dst"
+    real_commit = fsio.CommitGroup.commit
+    calls = {"n": 0}
+
+    def failing_commit(self: fsio.CommitGroup) -> None:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_commit(self)
+
+    monkeypatch.setattr(fsio.CommitGroup, "commit", failing_commit)
+    report = convert(src, dst, detector=FAKE)
+    assert report.fatal and report.fatal.startswith("committing outputs") and report.exit_code == 2
+    assert _temps(dst) == []
+    expected = _expected_outputs(src)
+    lines = [json.loads(x) for x in (dst / MANIFEST_NAME).read_bytes().splitlines()]
+    named = {d["path"] for d in lines}
+    present = {p for p in expected if (dst / p).exists()}
+    assert named == present and 0 < len(present) < len(expected)
+    for p in present:
+        assert (dst / p).read_bytes() == expected[p]
+    monkeypatch.setattr(fsio.CommitGroup, "commit", real_commit)
+    again = convert(src, dst, detector=FAKE, resume=True)
+    assert again.exit_code == 0 and again.resumed == len(present)
+    for p, data in expected.items():
+        assert (dst / p).read_bytes() == data
+
+
 def test_kill_9_mid_run_then_resume(tmp_path: Path) -> None:
     src = _bulk_tree(tmp_path / "src", 40)
     dst = tmp_path / "dst"

@@ -351,14 +351,11 @@ def _worker_init(job: Job) -> None:
     _WORKER["detect"] = load_detector(job.opts.detector)
 
 
-def run_batch(
+def _process_batch(
     job: Job, batch: list[tuple[int, Entry, FileRecord | None]], detect: DetectFn
-) -> tuple[list[tuple[int, FileRecord, bool]], str | None]:
-    """Process a batch of entries with one group commit; returns ([(index, record, resumed)], fatal).
-
-    Records are returned only after their outputs are renamed into place, so a manifest line never
-    names an output that a crash could still lose.
-    """
+) -> tuple[list[tuple[int, FileRecord, bool]], str | None, fsio.CommitGroup]:
+    """Examine a batch and write its outputs as temporary files; the returned group still has to be
+    committed (made durable and renamed into place) before the records may be reported."""
     group = fsio.CommitGroup(job.opts.fsync)
     out: list[tuple[int, FileRecord, bool]] = []
     fatal = None
@@ -370,15 +367,82 @@ def run_batch(
                 fatal = str(exc)
                 break
             out.append((i, rec, prev is not None and rec is prev))
+    except BaseException:
+        group.abort()
+        raise
+    return out, fatal, group
+
+
+def _commit(group: fsio.CommitGroup) -> str | None:
+    """Commit a batch's outputs; returns the fatal error message (outputs removed), or None."""
+    try:
         group.commit()
     except OSError as exc:
-        group.abort()
         if not fsio.is_fatal(exc):
             raise
-        return [], f"committing outputs: {exc.strerror or exc}"
+        return f"committing outputs: {exc.strerror or exc}"
     finally:
         group.abort()  # no-op after a successful commit
+    return None
+
+
+def run_batch(
+    job: Job, batch: list[tuple[int, Entry, FileRecord | None]], detect: DetectFn
+) -> tuple[list[tuple[int, FileRecord, bool]], str | None]:
+    """Process a batch of entries with one group commit; returns ([(index, record, resumed)], fatal).
+
+    Records are returned only after their outputs are renamed into place, so a manifest line never
+    names an output that a crash could still lose.
+    """
+    out, fatal, group = _process_batch(job, batch, detect)
+    commit_fatal = _commit(group)
+    if commit_fatal is not None:
+        return [], commit_fatal
     return out, fatal
+
+
+def _run_serial(
+    job: Job,
+    items: Iterable[tuple[int, Entry, FileRecord | None]],
+    sink: Callable[[int, FileRecord, bool], None],
+) -> str | None:
+    """One worker: batch k+1 is examined while batch k is committed in a background thread.
+
+    The commit is mostly waiting (syncfs, renames; the GIL is released), so with fsync on it costs
+    no wall time beyond the slower of the two. Records of batch k reach ``sink`` only after its
+    commit succeeded, exactly as in :func:`run_batch`.
+    """
+    detect = load_detector(job.opts.detector)
+    with cf.ThreadPoolExecutor(1, thread_name_prefix="mojifix-commit") as committer:
+        pending: tuple[cf.Future[str | None], list[tuple[int, FileRecord, bool]]] | None = None
+
+        def finish() -> str | None:
+            assert pending is not None
+            fut, done = pending
+            fatal = fut.result()
+            if fatal is None:
+                for i, rec, resumed in done:
+                    sink(i, rec, resumed)
+            return fatal
+
+        for batch in _batches(items):
+            try:
+                done, fatal, group = _process_batch(job, batch, detect)
+            except BaseException:
+                if pending is not None:
+                    finish()  # the previous batch is committed: report it before giving up
+                raise
+            if pending is not None:
+                commit_fatal = finish()
+                if commit_fatal is not None:
+                    group.abort()
+                    return commit_fatal
+            pending = (committer.submit(_commit, group), done)
+            if fatal is not None:
+                return finish() or fatal
+        if pending is not None:
+            return finish()
+    return None
 
 
 def _worker_batch(
@@ -417,14 +481,7 @@ def _execute(
     prev_of = [previous.get(_key(e)) for e in entries]
     items = ((i, e, prev_of[i]) for i, e in enumerate(entries))
     if job.opts.workers <= 1:
-        detect = load_detector(job.opts.detector)
-        for batch in _batches(items):
-            done, fatal = run_batch(job, batch, detect)
-            for i, rec, resumed in done:
-                sink(i, rec, resumed)
-            if fatal is not None:
-                return fatal
-        return None
+        return _run_serial(job, items, sink)
     ctx = multiprocessing.get_context("fork")
     fatal = None
     with cf.ProcessPoolExecutor(
