@@ -47,6 +47,8 @@ def convert(
 
     With ``in_place=True, backup_dir=DIR`` (and ``dst=None``) files are rewritten in place after their
     original bytes are saved under DIR. ``options`` are the fields of :class:`Options`.
+    ``progress(record)`` is called once per file, in order of commit, from one thread that is not
+    necessarily the caller's (a one-worker run commits and reports in a background thread).
     Raises UnsafePathError for DST inside SRC (or SRC inside DST), ConversionError for unusable paths.
     """
     opts = _options(options)

@@ -409,39 +409,38 @@ def _run_serial(
     """One worker: batch k+1 is examined while batch k is committed in a background thread.
 
     The commit is mostly waiting (syncfs, renames; the GIL is released), so with fsync on it costs
-    no wall time beyond the slower of the two. Records of batch k reach ``sink`` only after its
-    commit succeeded, exactly as in :func:`run_batch`.
+    little wall time. The same thread then reports batch k's records to ``sink`` (only after the
+    commit succeeded, exactly as :func:`run_batch` returns them), so the manifest keeps up with
+    the outputs; ``sink`` is only ever called from that one thread, in batch order.
     """
     detect = load_detector(job.opts.detector)
+
+    def commit_and_report(group: fsio.CommitGroup, done: list[tuple[int, FileRecord, bool]]) -> str | None:
+        fatal = _commit(group)
+        if fatal is None:
+            for i, rec, resumed in done:
+                sink(i, rec, resumed)
+        return fatal
+
     with cf.ThreadPoolExecutor(1, thread_name_prefix="mojifix-commit") as committer:
-        pending: tuple[cf.Future[str | None], list[tuple[int, FileRecord, bool]]] | None = None
-
-        def finish() -> str | None:
-            assert pending is not None
-            fut, done = pending
-            fatal = fut.result()
-            if fatal is None:
-                for i, rec, resumed in done:
-                    sink(i, rec, resumed)
-            return fatal
-
+        pending: cf.Future[str | None] | None = None
         for batch in _batches(items):
             try:
                 done, fatal, group = _process_batch(job, batch, detect)
             except BaseException:
                 if pending is not None:
-                    finish()  # the previous batch is committed: report it before giving up
+                    pending.result()  # the previous batch is committed and reported first
                 raise
             if pending is not None:
-                commit_fatal = finish()
+                commit_fatal = pending.result()
                 if commit_fatal is not None:
                     group.abort()
                     return commit_fatal
-            pending = (committer.submit(_commit, group), done)
+            pending = committer.submit(commit_and_report, group, done)
             if fatal is not None:
-                return finish() or fatal
+                return pending.result() or fatal
         if pending is not None:
-            return finish()
+            return pending.result()
     return None
 
 
