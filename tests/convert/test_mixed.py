@@ -133,3 +133,15 @@ def test_utf16_tail_of_the_other_byte_order(first: str, second: str) -> None:
     whole = head.encode(first) + tail.encode(second)
     det = whole_file_says(whole, fixed((name[first], 0.95)))
     _check(head.encode(first), tail.encode(second), head, tail, det, name[first], name[second])
+
+
+def test_batched_line_scores_equal_score_text() -> None:
+    """The probes score several lines in one call (mixed._scores); each value must be exactly what
+    mojifix.detect.score_text gives for that line alone, or the probes' thresholds would shift."""
+    from mojifix.convert import mixed
+    from mojifix.detect import score_text
+
+    lines = [ZH_HANS, ZH_HANT, FR, ZH_HANS.encode("gbk").decode("big5", "replace"), "x", FR.upper()]
+    batched = mixed._scores(*lines)
+    assert batched == [score_text(t)[1] for t in lines]
+    assert len(set(batched)) > 3  # distinct texts really got distinct scores

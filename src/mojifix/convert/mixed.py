@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from contextvars import ContextVar
 
 import numpy as np
 
@@ -38,6 +39,7 @@ from mojifix.convert.codec import decode_strict, same_decoder, try_decode
 from mojifix.convert.records import Split
 from mojifix.detect import score_text
 from mojifix.detect.result import Detection
+from mojifix.detect.scoring import get_scorer
 
 __all__ = ["find_split", "salvage", "split_on_nul"]
 
@@ -109,6 +111,27 @@ SIBLING_MARGIN = 2.0
 #: corpus score -6.4 to -8.4, Big5 read as GBK (and GBK as Big5) -10.6 to -13.1
 SUSPECT_SCORE = -9.5
 _UTF16 = ("UTF-16LE", "UTF-16BE")
+
+
+#: score_text results of the current find_split call (one file), so that a line scored by one probe
+#: is not scored again by the next, and several lines are scored in one vectorised call
+_MEMO: ContextVar[dict[str, float] | None] = ContextVar("mojifix_mixed_scores", default=None)
+
+
+def _scores(*texts: str) -> list[float]:
+    """``score_text(t)[1]`` for each text (mean log-probability per character), in one scoring call
+    for those not scored yet during this file's :func:`find_split`."""
+    memo = _MEMO.get()
+    if memo is None:
+        memo = {}
+    todo = [t for t in dict.fromkeys(texts) if t not in memo]
+    if len(todo) == 1:
+        memo[todo[0]] = score_text(todo[0])[1]
+    elif todo:
+        results = get_scorer().score_many(todo, [None] * len(todo))
+        for t, r in zip(todo, results, strict=True):
+            memo[t] = r.loglik / max(len(t), 1)  # as score_text computes it
+    return [memo[t] for t in texts]
 
 
 def _multibyte_count(seg: bytes) -> int:
@@ -266,8 +289,10 @@ def _refine_back(data: bytes, start: int, b: int, head: str, tail: str, detect: 
         if as_tail is None:
             break
         as_head = try_decode(line, head)
-        if as_head is not None and score_text(as_tail)[1] <= score_text(as_head)[1] + LINE_MARGIN:
-            break
+        if as_head is not None:
+            tail_score, head_score = _scores(as_tail, as_head)
+            if tail_score <= head_score + LINE_MARGIN:
+                break
         best = cur = prev
         if prev == start:
             break
@@ -321,7 +346,8 @@ def _not_utf16(seg: bytes, utf16: str, enc8: str) -> bool:
     if text8 is None:
         return False
     text16 = seg[: len(seg) & ~1].decode("utf-16-le" if utf16 == "UTF-16LE" else "utf-16-be", "replace")
-    return score_text(text8)[1] > score_text(text16)[1] + SCORE_MARGIN
+    score8, score16 = _scores(text8, text16)
+    return score8 > score16 + SCORE_MARGIN
 
 
 def _suspicious(text: str, head: str) -> bool:
@@ -371,8 +397,10 @@ def _probe_tail(data: bytes, start: int, head: str, detect: DetectFn) -> Split |
         # CJK tail after a CJK head (Big5 after GBK...): no Latin letters to give it away; the last
         # line reads much worse than the line before it.
         last, before = try_decode(lines[0][1], head), try_decode(lines[-1][1], head)
-        if last and before and score_text(last)[1] < score_text(before)[1] - SCORE_DROP:
-            b = lines[0][0]
+        if last and before:
+            last_score, before_score = _scores(last, before)
+            if last_score < before_score - SCORE_DROP:
+                b = lines[0][0]
     if b is None:
         return None
     return _confirm_tail(data, start, head, b, detect)
@@ -407,12 +435,16 @@ def _probe_first_half(data: bytes, start: int, head: str, detect: DetectFn) -> S
         own = try_decode(seg, head)
         if own is None:
             return None
-        own_score = score_text(own)[1]
+        (own_score,) = _scores(own)
         if own_score >= SUSPECT_SCORE:
             return None  # reads like real text: no reason to question the verdict
-        for alt in _CJK_HEADS:
-            text = try_decode(seg, alt) if not same_decoder(alt, head) else None
-            if text is not None and score_text(text)[1] > own_score + SIBLING_MARGIN:
+        alts = [
+            (alt, text)
+            for alt in _CJK_HEADS
+            if not same_decoder(alt, head) and (text := try_decode(seg, alt)) is not None
+        ]
+        for (alt, _), alt_score in zip(alts, _scores(*(t for _, t in alts)), strict=True):
+            if alt_score > own_score + SIBLING_MARGIN:
                 first = alt
                 break
     elif head not in _LATIN_HEADS:
@@ -516,7 +548,8 @@ def _utf16_order(seg: bytes) -> str | None:
     order = _nul_endianness(seg)
     if order is not None:
         return order if try_decode(seg, order) is not None else None
-    readings = [(score_text(t)[1], e) for e in _UTF16 if (t := try_decode(seg, e)) is not None]
+    decoded = [(t, e) for e in _UTF16 if (t := try_decode(seg, e)) is not None]
+    readings = list(zip(_scores(*(t for t, _ in decoded)), (e for _, e in decoded), strict=True))
     return max(readings)[1] if readings else None
 
 
@@ -637,6 +670,29 @@ def find_split(data: bytes, start: int, head: str, fail: int | None, detect: Det
     ``start`` is the BOM length; ``fail`` the offset where the strict decode in ``head`` failed
     (None when it decoded cleanly).
     """
+    token = _MEMO.set({})
+    try:
+        if fail is None and head in _CJK_HEADS:
+            _prefetch_clean_cjk(data, start, head)
+        return _find_split(data, start, head, fail, detect)
+    finally:
+        _MEMO.reset(token)
+
+
+def _prefetch_clean_cjk(data: bytes, start: int, head: str) -> None:
+    """Score, in one call, the lines that probes D and H score on every cleanly decoded CJK file
+    (the last and an earlier non-ASCII line, the first lines): one scoring call instead of three."""
+    texts = []
+    lines = _tail_lines(data, start, head)
+    if len(lines) >= 2:
+        texts += [try_decode(lines[0][1], head), try_decode(lines[-1][1], head)]
+    seg = _first_lines(data, start, head)
+    if not seg.isascii():
+        texts.append(try_decode(seg, head))
+    _scores(*(t for t in texts if t))
+
+
+def _find_split(data: bytes, start: int, head: str, fail: int | None, detect: DetectFn) -> Split | None:
     probes: list[Callable[[], Split | None]] = []
     if b"\x00" in data:
         probes.append(lambda: _probe_nul(data, start, detect))
