@@ -5,7 +5,8 @@ and the Standard's prescan; the first steps of ``scan_head_meta`` against the to
 (``fast=False``); the simple-meta attribute reader against the tokenizer states (``_parse_tag``);
 ``_meta_reachable`` against its definition; ``tld_of``'s plain-URL path against the general code;
 the remembered Content-Type parse against ``legacy_extract_encoding``; ``_fffd_count`` against
-``str.count``.
+``str.count``; the ASCII decode against each encoding's decoder; the 4 KB UTF-8 probe against the
+full strict decode.
 """
 
 from __future__ import annotations
@@ -15,7 +16,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mojifix.sniff import decode_html
-from mojifix.sniff.api import _fffd_count, _transport
+from mojifix.sniff.api import (
+    _ASCII_NOT_AS_IS,
+    _UTF8_PROBE_BYTES,
+    _decode,
+    _fffd_count,
+    _probed_utf8_text,
+    _transport,
+    _utf8_text,
+)
 from mojifix.sniff.content_type import legacy_extract_encoding
 from mojifix.sniff.late_meta import (
     META_OPEN,
@@ -28,6 +37,8 @@ from mojifix.sniff.late_meta import (
 )
 from mojifix.sniff.prescan import PRESCAN_LIMIT, prescan
 from mojifix.sniff.tld_defaults import _tld_of_any, tld_of
+from mojifix.textcodec import WHATWG_NAMES
+from mojifix.whatwg import lookup
 
 #: Fragments where Chromium's tokenizer and the prescan part ways, or nearly: quotes and ">" in
 #: attributes, "/" after a tag name or an unquoted label, comment forms, raw-text elements,
@@ -49,6 +60,21 @@ FRAGMENTS = [
     b"<meta charset = 'iso-2022-kr' >",
     b"<meta charset=gbk charset=big5>",
     b"<meta http-equiv=content-type content='text/html; charset=gbk'>",
+    b'<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">',
+    b"<meta content='text/html; charset=koi8-r' http-equiv='CONTENT-TYPE' />",
+    b'<meta http-equiv="content-type" content="text/html; charset=&quot;gbk&quot;">',
+    b'<meta http-equiv="content-type" content="charset = \'big5\'; x">',
+    b'<meta http-equiv="content-type" content="text/html; charset=">',
+    b'<meta http-equiv="content-type" content="charsetx=1; CHARSET=euc-kr">',
+    b'<meta http-equiv="content-type" content="charset=utf-16le">',
+    b'<meta http-equiv="content-type" content="charset=gbk" charset=big5>',
+    b'<meta http-equiv="content-type"content="charset=gbk">',
+    b'<meta http-equiv="refresh" content="0; charset=gbk">',
+    b'<meta http-equiv="content-type" content="charset=\x00gbk">',
+    b'<meta http-equiv="content-type" content="charset=\x0bgbk">',
+    b'<meta http-equiv="content-type" content="charset=gbk\x0b">',
+    b'<meta http-equiv="content-type" content="charset=gbk\'x">',
+    b"<meta http-equiv='content-type' content='charset=\"koi8-r\"'>",
     b"<meta name=a>",
     b"<meta",
     b" charset=gbk>",
@@ -144,6 +170,56 @@ def test_top_meta_charset_reads_the_common_page() -> None:
     assert (top.encoding.name, top.label, top.kind) == ("Shift_JIS", "Shift_JIS", "meta-charset")
     assert top.start == body.index(b"<meta") == 54
     assert body[top.start : top.end] == b'<meta charset="Shift_JIS">'
+
+
+def test_top_meta_charset_reads_the_common_pragma_page() -> None:
+    # The usual legacy declaration: both scans read it, so the shortcut answers for both.
+    body = (
+        b'<html>\n<head>\n<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=windows-1251">\n'
+        b"<title>x</title>"
+    )
+    top = top_meta_charset(body)
+    assert top is not None
+    assert (top.encoding.name, top.label, top.kind, top.start) == (
+        "windows-1251",
+        "windows-1251",
+        "meta-content",
+        14,
+    )
+    assert top == scan_head_meta(body, fast=False).declaration
+    spec = prescan(body)
+    assert spec is not None and spec.encoding == top.encoding
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'<meta http-equiv="content-type" content="charset=\x0bgbk">',  # VT: skipped by Chromium only
+        b'<meta http-equiv="content-type" content="charset=gbk\'x">',  # Chromium ends the label at the quote
+        b'<meta http-equiv="content-type" content="charset=&#103;bk">',  # Chromium decodes the reference
+        b'<meta http-equiv="refresh" content="charset=gbk">',  # no pragma: a scan decides (nothing)
+        b'<meta content="charset=gbk">',
+    ],
+)
+def test_top_meta_charset_leaves_unsure_pragma_metas_to_the_scans(body: bytes) -> None:
+    assert top_meta_charset(body) is None
+
+
+def test_scan_reads_a_late_pragma_meta_directly() -> None:
+    # The usual late declaration: a long head of scripts and styles, then <meta http-equiv>.
+    pragma = b'<meta content="text/html; charset=EUC-KR" http-equiv="Content-Type" />'
+    body = b"<html><head>" + b"<script>var a = 1;</script>\n<style>p { margin: 0 }</style>\n" * 30 + pragma
+    fast = scan_head_meta(body)
+    assert fast.declaration is not None
+    assert (fast.declaration.encoding.name, fast.declaration.label, fast.declaration.kind) == (
+        "EUC-KR",
+        "EUC-KR",
+        "meta-content",
+    )
+    assert fast.declaration.start == body.index(b"<meta") > PRESCAN_LIMIT
+    assert fast.tokens == 2  # the head's run, then the meta
+    slow = scan_head_meta(body, fast=False)
+    assert (fast.declaration, fast.stopped_at) == (slow.declaration, slow.stopped_at)
 
 
 @settings(max_examples=600, deadline=None)
@@ -355,3 +431,52 @@ def test_decode_html_reports_divergence_only_when_the_scans_differ(
     spec = prescan(body)
     spec_name = spec.encoding.name if spec is not None else None
     assert ("prescan-divergence" in result.warning_codes) == (spec_name != result.encoding)
+
+
+# --- the ASCII decode and the UTF-8 probe -----------------------------------------------------------
+
+ALL_ASCII = bytes(range(128))
+
+
+@pytest.mark.parametrize("name", sorted(WHATWG_NAMES))
+def test_ascii_decodes_as_is_exactly_where_the_shortcut_says(name: str) -> None:
+    # Every ASCII byte, alone and all together, through the standard's decoder: as is for every
+    # encoding the shortcut takes, and not as is for each one it leaves out (the list is minimal).
+    enc = lookup(name)
+    assert enc is not None
+    as_is = all(enc.decode(bytes([b]), bom="ignore") == chr(b) for b in ALL_ASCII) and (
+        enc.decode(ALL_ASCII, bom="ignore") == ALL_ASCII.decode("ascii")
+    )
+    assert as_is == (name not in _ASCII_NOT_AS_IS)
+    if as_is:
+        assert _decode(ALL_ASCII, enc, True) == (enc.decode(ALL_ASCII, bom="sniff"), True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    body=st.binary(max_size=300).map(lambda b: bytes(c & 0x7F for c in b)),
+    name=st.sampled_from(sorted(WHATWG_NAMES)),
+)
+def test_ascii_body_decode_is_the_decoder(body: bytes, name: str) -> None:
+    enc = lookup(name)
+    assert enc is not None
+    text, _ = _decode(body, enc, body.isascii())
+    assert text == enc.decode(body, errors="replace", bom="ignore")
+
+
+_UTF8_PIECES = st.sampled_from(
+    [b"a", b"\xc3\xa9", b"\xe2\x82\xac", b"\xf0\x9f\x98\x80", b"\xe9", b"\xc3", b"\xe2\x82", b"\xf0\x9f\x98",
+     b"\xed\xa0\x80", b"\xc0\xaf", b"\xf4\x90\x80\x80", b"\x80", b"\xff"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pad=st.integers(_UTF8_PROBE_BYTES - 12, _UTF8_PROBE_BYTES + 4),
+    before=st.lists(_UTF8_PIECES, max_size=4),
+    after=st.lists(_UTF8_PIECES, max_size=6),
+)
+def test_utf8_probe_is_the_full_check(pad: int, before: list[bytes], after: list[bytes]) -> None:
+    # Sequences (valid, invalid, cut) on both sides of the probe's end, and short bodies.
+    for body in (b"".join(before) + b"x" * pad + b"".join(after), b"".join(before + after)):
+        assert _probed_utf8_text(body) == _utf8_text(body)

@@ -11,7 +11,6 @@ browser's fallback (TLD default or windows-1252).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import import_module
 
@@ -19,7 +18,7 @@ from mojifix.errors import MojifixError, UnknownEncodingError
 from mojifix.sniff.content_type import TransportCharset, legacy_extract_encoding, normalize_header_values
 from mojifix.sniff.late_meta import META_OPEN, scan_head_meta, top_meta_charset
 from mojifix.sniff.prescan import PRESCAN_LIMIT, Declaration, prescan
-from mojifix.sniff.result import DecodedHTML, Finding
+from mojifix.sniff.result import DecodedHTML, Finding, new_decoded_html
 from mojifix.sniff.tld_defaults import fallback_for_url, tld_of
 from mojifix.sniff.xml_declaration import get_xml_encoding
 from mojifix.textcodec import decode_as, is_whatwg
@@ -36,6 +35,13 @@ _FALLBACKS = ("detect", "browser")
 _UTF16 = ("UTF-16LE", "UTF-16BE")
 _UNICODE = ("UTF-8", *_UTF16)
 _REPLACEMENT_UTF8 = b"\xef\xbf\xbd"
+#: The encodings whose decoder does NOT return every ASCII byte as the code point of the same value.
+#: Every other one does (Encoding Standard: the UTF-8, single-byte, gb18030, Big5, EUC-JP, EUC-KR,
+#: Shift_JIS and x-user-defined decoders all begin "if byte is an ASCII byte, return a code point
+#: whose value is byte", and a multi-byte decoder only leaves that state after a byte >= 0x80), so
+#: on an all-ASCII body they all equal ASCII decoding. Excluded: UTF-16BE/LE (two bytes per code
+#: unit), replacement (one U+FFFD) and ISO-2022-JP (ESC switches its state; SO and SI are errors).
+_ASCII_NOT_AS_IS = frozenset({"UTF-16BE", "UTF-16LE", "replacement", "ISO-2022-JP"})
 #: First bytes of the three BOMs the web knows (EF BB BF, FE FF, FF FE): any other first byte
 #: means no BOM, without a call into the Encoding layer.
 _BOM_FIRST_BYTES = frozenset(b"\xef\xfe\xff")
@@ -89,6 +95,29 @@ def _utf8_text(body: bytes | memoryview) -> str | None:
         return None
 
 
+#: How much of a body ``_probed_utf8_text`` checks before the whole: a legacy body almost always
+#: fails in its first 4 KB (at its first non-ASCII character).
+_UTF8_PROBE_BYTES = 4096
+#: The longest UTF-8 sequence: an error found this far from the probe's end is not a sequence the
+#: probe cut off.
+_UTF8_MAX_SEQUENCE = 4
+
+
+def _probed_utf8_text(body: bytes) -> str | None:
+    """``_utf8_text(body)``, after a cheap look at the first 4 KB when the body is longer.
+
+    A failed strict decode copies its whole input into the exception (about 3 us per 100 KB), so
+    a legacy body, which almost always fails in its first 4 KB, is turned down on the probe alone.
+    """
+    if len(body) > _UTF8_PROBE_BYTES:
+        try:
+            str(memoryview(body)[:_UTF8_PROBE_BYTES], "utf-8")
+        except UnicodeDecodeError as exc:
+            if exc.start <= _UTF8_PROBE_BYTES - _UTF8_MAX_SEQUENCE:
+                return None  # an invalid sequence that lies wholly inside the probe
+    return _utf8_text(body)
+
+
 def _detect(body: bytes, tld: str | None) -> tuple[str, str] | None:
     """The statistical detector's best guess for an undeclared page: (encoding name, origin), or ``None``.
 
@@ -126,16 +155,23 @@ def _decode_detected(body: bytes, name: str) -> tuple[str, bool]:
     return (text[1:] if text.startswith("\ufeff") else text), False
 
 
-def _decode(body: bytes, encoding: Encoding) -> tuple[str, bool]:
+def _decode(body: bytes, encoding: Encoding, ascii_body: bool = False) -> tuple[str, bool]:
     """Decode once with the standard's decoder (errors -> U+FFFD): (text, known to be error-free).
 
     Valid UTF-8 takes CPython's strict decoder, which agrees with the standard's on valid input.
+    ``ascii_body`` (the caller's ``body.isascii()``, when it has it): an all-ASCII body in an
+    ASCII-compatible encoding is decoded as ASCII, which is what the standard's decoder gives
+    (see ``_ASCII_NOT_AS_IS``) at memory speed, where a charmap or multi-byte decoder looks at each byte.
     """
-    if encoding.name == "UTF-8":
+    name = encoding.name
+    if name == "UTF-8":
         # After a BOM, a view of the rest: slicing would copy the whole body first.
         fast = _utf8_text(memoryview(body)[3:] if body.startswith(b"\xef\xbb\xbf") else body)
         if fast is not None:
             return fast, True
+    elif ascii_body and name not in _ASCII_NOT_AS_IS:
+        # No BOM either: every BOM starts with a byte >= 0x80.
+        return body.decode("ascii"), True
     # The BOM was sniffed already: "sniff" only when one is there (it decided, and is stripped).
     bom = "sniff" if body[:2] in (b"\xef\xbb", b"\xfe\xff", b"\xff\xfe") else "ignore"
     return encoding.decode(body, errors="replace", bom=bom), False
@@ -155,17 +191,15 @@ def _replacement_count(text: str, body: bytes, encoding: Encoding) -> int:
     return max(count, 0)
 
 
-@dataclass(frozen=True, slots=True)
-class _MetaSearch:
-    """The document's own declaration, as Chromium finds it, and what the Standard's prescan says."""
+#: The document's own declaration, as Chromium finds it, and what the Standard's prescan says:
+#: (declaration, late, prescan). ``declaration`` decides (Chromium's scan; or the UTF-16 '<?x'
+#: pattern); ``late``: it ends past the 1024-byte prescan window; ``prescan``: the HTML Standard's
+#: prescan over the first 1024 bytes (``None`` when not run). A plain tuple, not a dataclass: it
+#: never leaves this module, and it is built on every page that declares in the document.
+_MetaSearch = tuple[Declaration | None, bool, Declaration | None]
 
-    declaration: Declaration | None  # what decides (Chromium's scan; or the UTF-16 '<?x' pattern)
-    late: bool  # the declaration ends past the 1024-byte prescan window
-    prescan: Declaration | None  # the HTML Standard's prescan over the first 1024 bytes
-
-
-#: No declaration found, or none looked for (shared: the result is immutable).
-_NO_META = _MetaSearch(None, False, None)
+#: No declaration found, or none looked for.
+_NO_META: _MetaSearch = (None, False, None)
 
 
 def _find_meta(body: bytes, *, deciding: bool) -> _MetaSearch:
@@ -178,7 +212,7 @@ def _find_meta(body: bytes, *, deciding: bool) -> _MetaSearch:
     if body[:6] in (b"<\x00?\x00x\x00", b"\x00<\x00?\x00x"):
         # Prescan step 2; Chromium's CheckForXMLCharset does the same before any meta scan.
         spec = prescan(body)
-        return _MetaSearch(spec, False, spec)
+        return spec, False, spec
     # The prescan needs a "<meta" (any case) in its window to find anything.
     early_meta = META_OPEN.search(body, 0, PRESCAN_LIMIT) is not None
     if not deciding and not early_meta:
@@ -188,11 +222,11 @@ def _find_meta(body: bytes, *, deciding: bool) -> _MetaSearch:
         # are sure to read alike (an exact shortcut; only the prescan's encoding matters here).
         top = top_meta_charset(body)
         if top is not None:
-            return _MetaSearch(top, False, top if deciding else None)
+            return top, False, top if deciding else None
     spec = prescan(body) if deciding and early_meta else None
     found = scan_head_meta(body).declaration
     late = found is not None and found.end > PRESCAN_LIMIT
-    return _MetaSearch(found, late, spec)
+    return found, late, spec
 
 
 def _divergence(search: _MetaSearch) -> Finding | None:
@@ -201,8 +235,8 @@ def _divergence(search: _MetaSearch) -> Finding | None:
     Chromium tokenizes (a meta inside <script>/<style>/<title> is text, the last duplicate charset
     attribute wins, "--!>" closes a comment); Firefox, html5lib and most tools follow the prescan.
     """
-    spec = search.prescan
-    chromium = None if search.late else search.declaration
+    declaration, late, spec = search
+    chromium = None if late else declaration
     spec_name = spec.encoding.name if spec is not None else None
     chromium_name = chromium.encoding.name if chromium is not None else None
     if spec_name == chromium_name:
@@ -288,17 +322,22 @@ def decode_html(
     warnings: list[Finding] = []
 
     # Transport layer: Fetch's "legacy extract an encoding" over every Content-Type value.
-    values, dropped = normalize_header_values(content_type)
-    if dropped:
-        warnings.append(
-            Finding(
-                "invalid-content-type",
-                "content_type must be a string or a sequence of strings; the unusable part "
-                f"({type(content_type).__name__}) was ignored",
-                {"type": type(content_type).__name__},
+    if type(content_type) is str and len(content_type) <= _TRANSPORT_CACHE_MAX_CHARS:
+        # The usual call: one short value, whose parse is remembered (as _transport would do).
+        values = [content_type]
+        transport = _cached_transport(content_type)
+    else:
+        values, dropped = normalize_header_values(content_type)
+        if dropped:
+            warnings.append(
+                Finding(
+                    "invalid-content-type",
+                    "content_type must be a string or a sequence of strings; the unusable part "
+                    f"({type(content_type).__name__}) was ignored",
+                    {"type": type(content_type).__name__},
+                )
             )
-        )
-    transport = _transport(values)
+        transport = _transport(values)
     if transport.problems:
         warnings.extend(_transport_findings(transport.problems, transport.label, values))
 
@@ -315,7 +354,7 @@ def decode_html(
         search = _find_meta(body, deciding=not decided_outside)
     else:
         search = _NO_META
-    meta, late = search.declaration, search.late
+    meta, late, _ = search
 
     encoding: Encoding
     source: str
@@ -391,8 +430,10 @@ def decode_html(
         else:
             return _undeclared(body, url, fallback, warnings)
 
-    text, clean = _decode(body, encoding)
-    count = 0 if clean else _replacement_count(text, body, encoding)
+    # isascii() stops at the first byte >= 0x80; a UTF-8 decode needs no such test.
+    ascii_body = encoding.name != "UTF-8" and body.isascii()
+    text, clean = _decode(body, encoding, ascii_body)
+    count = 0 if clean or "\ufffd" not in text else _replacement_count(text, body, encoding)
     if encoding.name == "replacement":
         warnings.append(
             Finding(
@@ -404,12 +445,12 @@ def decode_html(
             )
         )
     elif source in ("transport", "meta", "meta-late", "xml-declaration", "override"):
-        suspect = _suspect(body, encoding, count, url)
+        suspect = _suspect(body, encoding, count, url, ascii_body)
         if suspect is not None:
             warnings.append(suspect)
     if count and encoding.name != "replacement":
         warnings.append(_replacement_finding(count, encoding))
-    return DecodedHTML(
+    return new_decoded_html(
         text=text,
         encoding=encoding.name,
         source=source,
@@ -436,17 +477,20 @@ def _replacement_finding_named(count: int, name: str) -> Finding:
     )
 
 
-def _suspect(body: bytes, encoding: Encoding, errors: int, url: str | None) -> Finding | None:
+def _suspect(
+    body: bytes, encoding: Encoding, errors: int, url: str | None, ascii_body: bool
+) -> Finding | None:
     """The "declared-encoding-suspect" check: the declaration is probably wrong.
 
     Two signs. (a) A legacy encoding is declared but the body is valid UTF-8 with multibyte
     sequences: legacy text is almost never valid UTF-8 by accident. (b) The declared decoder
     produced at least SUSPECT_MIN_ERRORS errors while another candidate (UTF-8, the detector's
-    choice, the TLD's fallback) decodes the body without any.
+    choice, the TLD's fallback) decodes the body without any. ``ascii_body``: the caller's
+    ``body.isascii()`` (an ASCII body has no multibyte sequence).
     """
     if encoding.name in _UNICODE:
         return None
-    if not body.isascii() and _utf8_text(body) is not None:
+    if not ascii_body and _probed_utf8_text(body) is not None:
         return Finding(
             "declared-encoding-suspect",
             f"the page declares {encoding.name} but its bytes are valid UTF-8 with multibyte sequences; "
@@ -481,15 +525,16 @@ def _suspect(body: bytes, encoding: Encoding, errors: int, url: str | None) -> F
 
 
 def _browser_fallback(
-    body: bytes, url: str | None, detected: tuple[str, str] | None
+    plain_ascii: bool, url: str | None, detected: tuple[str, str] | None
 ) -> tuple[Encoding, str, str | None]:
     """What Chromium picks for an undeclared page: (encoding, source, origin).
 
     Chromium runs its detector (CED) and keeps a non-UTF-8 answer; pure ASCII comes out as
     windows-1252 on every host; a UTF-8 answer or no answer falls back to the TLD table, else to
     windows-1252 (docs/browser-measurements.md, section 4). mojifix's detector stands in for CED.
+    ``plain_ascii``: the body is ASCII without ESC (see ``_undeclared``).
     """
-    if _is_plain_ascii(body):
+    if plain_ascii:
         return _enc("windows-1252"), "default", "ASCII-only body"
     enc = _whatwg(detected[0]) if detected is not None else None
     if enc is not None and detected is not None and enc.name not in ("UTF-8", "replacement", *_UTF16):
@@ -511,24 +556,21 @@ def _utf32be_with_bom(body: bytes) -> bool:
     return True
 
 
-def _is_plain_ascii(body: bytes) -> bool:
-    # ESC is ASCII but starts ISO-2022-JP sequences, which detectors (CED too) recognise.
-    return body.isascii() and b"\x1b" not in body
-
-
 def _undeclared(body: bytes, url: str | None, fallback: str, warnings: list[Finding]) -> DecodedHTML:
     """Steps 6-9 for a page that declares nothing: the browser falls back; mojifix reads it right."""
     # mojifix reads a valid UTF-8 body as UTF-8 -- except 7-bit text with escape sequences, which is
-    # valid ASCII but may well be ISO-2022-JP: the detector decides those.
-    seven_bit_escapes = body.isascii() and b"\x1b" in body  # isascii() stops at the first 8-bit byte
-    text = _utf8_text(body) if fallback == "detect" and not seven_bit_escapes else None
+    # valid ASCII but may well be ISO-2022-JP: the detector decides those (CED recognises them too).
+    ascii_body = body.isascii()  # stops at the first 8-bit byte
+    seven_bit_escapes = ascii_body and b"\x1b" in body
+    plain_ascii = ascii_body and not seven_bit_escapes
+    text = _probed_utf8_text(body) if fallback == "detect" and not seven_bit_escapes else None
     # The detector runs once, only when its answer can matter.
-    needs_detector = not _is_plain_ascii(body) and (fallback == "browser" or text is None)
+    needs_detector = not plain_ascii and (fallback == "browser" or text is None)
     detected = _detect(body, tld_of(url)) if needs_detector else None
     if fallback == "detect" and text is None and _utf32be_with_bom(body):
         # The web has no UTF-32 (browsers ignore its BOM); mojifix reads it, beyond the browser.
         detected = ("utf-32-be", "UTF-32BE byte order mark (not a web encoding)")
-    browser_enc, browser_source, browser_origin = _browser_fallback(body, url, detected)
+    browser_enc, browser_source, browser_origin = _browser_fallback(plain_ascii, url, detected)
     name: str
     if text is not None:
         name, source, origin = "UTF-8", "utf-8-valid", "whole body is valid UTF-8"
@@ -540,14 +582,15 @@ def _undeclared(body: bytes, url: str | None, fallback: str, warnings: list[Find
             name, source, origin = detected[0], "detected", detected[1]
         elif fallback == "detect" and seven_bit_escapes:
             name, source, origin = "UTF-8", "utf-8-valid", "whole body is valid UTF-8"
-        if _whatwg(name) is not None:
-            text, clean = _decode(body, _enc(name))
+        chosen = _whatwg(name)
+        if chosen is not None:
+            text, clean = _decode(body, chosen, ascii_body)
         else:
             text, clean = _decode_detected(body, name)
         count = 0 if clean else _fffd_count(text)
     if count:
         warnings.append(_replacement_finding_named(count, name))
-    return DecodedHTML(
+    return new_decoded_html(
         text=text,
         encoding=name,
         source=source,

@@ -100,6 +100,22 @@ _HEAD_RUN = re.compile(
     + rb")*+",
     re.IGNORECASE,
 )  # fmt: skip
+#: The common pragma meta, ``<meta http-equiv="Content-Type" content="text/html; charset=...">``
+#: (either order, any case, values quoted), as the tokenizer reads it: exactly these two attributes,
+#: the http-equiv value "content-type" (as EncodingFromMetaAttributes compares it), the content
+#: value in group 1 or 2 (http-equiv first) or 3 or 4 (content first), without "&" (no character
+#: reference to decode) or NUL. After a quoted value, whitespace and "/" up to ">" end the tag with
+#: no further attribute (the tokenizer's after-value and self-closing states).
+_PRAGMA_VALUE = rb"(?:\"content-type\"|'content-type')"
+_CONTENT_VALUE = rb"(?:\"([^\"&\x00]*+)\"|'([^'&\x00]*+)')"
+_ATTR_EQ = rb"[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+"
+_SIMPLE_PRAGMA_META = re.compile(
+    rb"<meta[\t\n\x0c\r ]++(?:"
+    + rb"http-equiv" + _ATTR_EQ + _PRAGMA_VALUE + rb"[\t\n\x0c\r ]++content" + _ATTR_EQ + _CONTENT_VALUE
+    + rb"|content" + _ATTR_EQ + _CONTENT_VALUE + rb"[\t\n\x0c\r ]++http-equiv" + _ATTR_EQ + _PRAGMA_VALUE
+    + rb")[\t\n\x0c\r /]*+>",
+    re.IGNORECASE,
+)  # fmt: skip
 #: A simple start or end tag (group 1 "/" for an end tag, group 2 the name), as _SIMPLE_TAG reads it.
 _LT_SIMPLE_TAG = re.compile(rb"<(/?+)" + _SIMPLE_TAG.pattern)
 _ATTR_NAME_END = re.compile(rb"[\t\n\x0c\r />=]")
@@ -132,39 +148,58 @@ _COMMON_PREFIX = (
     rb"[A-Za-z][A-Za-z0-9-]*+(?=[\t\n\x0c\r >])" + _SIMPLE_ATTRS
     + rb")*+"
 )  # fmt: skip
-#: Then ``<meta charset=LABEL>`` alone (group 1 the tag; the label in group 2, 3 or 4), read alike
-#: by both: a quoted label without "&" (Chromium decodes character references, the prescan does
-#: not), or an unquoted one followed by whitespace or ">" (the prescan would take a "/" right after
-#: it into the label, Chromium would not).
-_TOP_META_CHARSET = re.compile(
-    _COMMON_PREFIX + rb"(<meta[\t\n\x0c\r ]++charset[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+"
+#: Then the first meta, read alike by both (group 1 the tag): ``<meta charset=LABEL>`` alone (the
+#: label in group 2, 3 or 4), with a quoted label without "&" (Chromium decodes character
+#: references, the prescan does not) or an unquoted one followed by whitespace or ">" (the prescan
+#: would take a "/" right after it into the label, Chromium would not); or the pragma pair
+#: ``http-equiv="content-type"`` and ``content="..."`` in either order (the content value in group
+#: 5 or 6, or 7 or 8), values quoted, separated by whitespace, the content value without quotes,
+#: "&" or control characters other than ASCII whitespace. On such a value the Standard's "extracting
+#: a character encoding from a meta element" and Chromium's ExtractCharset read the same label: they
+#: differ only on quotes (an unquoted label also ends at one in Chromium) and on the characters
+#: below U+0020 that are not ASCII whitespace (Chromium skips and ends at them too).
+_TOP_CONTENT_VALUE = rb"(?:\"([^\"'&\x00-\x08\x0b\x0e-\x1f]*+)\"|'([^\"'&\x00-\x08\x0b\x0e-\x1f]*+)')"
+_TOP_META = re.compile(
+    _COMMON_PREFIX + rb"(<meta[\t\n\x0c\r ]++(?:charset[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+"
     rb"(?:\"([^\"&\x00]*+)\"[\t\n\x0c\r /]*+|'([^'&\x00]*+)'[\t\n\x0c\r /]*+"
-    rb"|([^\t\n\x0c\r \"'<>=`&/\x00]++)(?:[\t\n\x0c\r ]++/?+)?+)>)",
+    rb"|([^\t\n\x0c\r \"'<>=`&/\x00]++)(?:[\t\n\x0c\r ]++/?+)?+)>"
+    + rb"|(?:http-equiv" + _ATTR_EQ + _PRAGMA_VALUE
+    + rb"[\t\n\x0c\r ]++content" + _ATTR_EQ + _TOP_CONTENT_VALUE
+    + rb"|content" + _ATTR_EQ + _TOP_CONTENT_VALUE
+    + rb"[\t\n\x0c\r ]++http-equiv" + _ATTR_EQ + _PRAGMA_VALUE
+    + rb")[\t\n\x0c\r /]*+>))",
     re.IGNORECASE,
-)
+)  # fmt: skip
 
 
 def top_meta_charset(data: bytes) -> Declaration | None:
-    """The plain ``<meta charset>`` near the top that both Chromium's scan and the Standard's prescan
-    read first, else ``None`` (then run the scans).
+    """The plain ``<meta charset>`` or pragma meta near the top that both Chromium's scan and the
+    Standard's prescan read first, else ``None`` (then run the scans).
 
-    An exact shortcut for the most common page: everything before the meta is read alike by both
-    algorithms and holds no meta, the meta is a lone ``charset`` attribute read alike, it ends
+    An exact shortcut for the most common pages: everything before the meta is read alike by both
+    algorithms and holds no meta, the meta's attributes are read alike (see ``_TOP_META``), it ends
     inside the prescan's 1024-byte window, and its label names an encoding. Then Chromium's scan
     returns this declaration (it reaches the meta before any stop check can end it: every earlier
     token ends before byte 1024) and the prescan returns the same encoding.
     """
-    match = _TOP_META_CHARSET.match(data, 0, PRESCAN_LIMIT)
+    match = _TOP_META.match(data, 0, PRESCAN_LIMIT)
     if match is None:
         return None
-    double, single, unquoted = match.group(2, 3, 4)
-    raw = double if double is not None else single if single is not None else unquoted
-    # As _encoding_from_meta_attributes: Latin-1 (no "&": no character reference), stripped.
-    label = raw.decode("latin-1").strip("\t\n\x0c\r ")
+    double, single, unquoted, *content = match.group(2, 3, 4, 5, 6, 7, 8)
+    if double is None and single is None and unquoted is None:
+        # The pragma pair: the label as _pragma_declaration reads it (Chromium's reading).
+        raw = content[0] or content[1] or content[2] or content[3] or b""
+        label = _chromium_extract_charset(raw.decode("latin-1")).strip("\t\n\x0c\r ")
+        kind = "meta-content"
+    else:
+        raw = double if double is not None else single if single is not None else unquoted
+        # As _encoding_from_meta_attributes: Latin-1 (no "&": no character reference), stripped.
+        label = raw.decode("latin-1").strip("\t\n\x0c\r ")
+        kind = "meta-charset"
     declared = _lookup_label(label) if label else None
     if declared is None:
         return None
-    return Declaration(meta_encoding(declared), label, declared, match.start(1), match.end(), "meta-charset")
+    return Declaration(meta_encoding(declared), label, declared, match.start(1), match.end(), kind)
 
 
 #: Labels already looked up (a page mostly names one of a few dozen labels). Bounded: labels are
@@ -341,11 +376,40 @@ def _encoding_from_meta_attributes(tag: _Tag, start: int) -> Declaration | None:
 
 #: ExtractCharset's unquoted label: up to a character <= U+0020, a quote or ";".
 _UNQUOTED_LABEL = re.compile(r"[^\x00- \"';]*+")
+#: The loop below as one search, for ASCII values: the first "charset" (any case) followed by
+#: characters <= U+0020, "=", characters <= U+0020, then a label double-quoted (group 1),
+#: single-quoted (group 2) or unquoted (group 3; empty when an unclosed quote or the end follows,
+#: where the loop gives "" too). "charset" cannot overlap itself, so the search resumes where the
+#: loop does.
+_EXTRACT_CHARSET = re.compile(
+    r"charset[\x00- ]*+=[\x00- ]*+(?:\"([^\"]*+)\"|'([^']*+)'|([^\x00- \"';]*+))", re.IGNORECASE | re.ASCII
+)
+
+
+def _pragma_declaration(match: re.Match[bytes]) -> Declaration | None:
+    """What ``_encoding_from_meta_attributes`` says about a ``_SIMPLE_PRAGMA_META`` match, read directly.
+
+    The pragma is there, no ``charset`` attribute: the label is ExtractCharset's reading of the
+    content value (Latin-1; no "&", so no character reference), stripped, and it must name an encoding.
+    """
+    raw = match[1] or match[2] or match[3] or match[4] or b""  # the one group set, or an empty value
+    label = _chromium_extract_charset(raw.decode("latin-1")).strip("\t\n\x0c\r ")
+    declared = _lookup_label(label) if label else None
+    if declared is None:
+        return None
+    return Declaration(meta_encoding(declared), label, declared, match.start(), match.end(), "meta-content")
 
 
 def _chromium_extract_charset(value: str) -> str:
     """Blink's ExtractCharset: the standard's algorithm, except that an unquoted label also stops at
     a quote, and "charset" without "=" is searched again right after the word."""
+    if value.isascii():
+        # ASCII: lower() keeps every offset, so the regex reads what the loop reads, in one call.
+        match = _EXTRACT_CHARSET.search(value)
+        if match is None:
+            return ""
+        double, single, unquoted = match.groups()
+        return double if double is not None else single if single is not None else unquoted
     lowered = value.lower()
     length = len(value)
     pos = 0
@@ -404,6 +468,12 @@ def scan_head_meta(data: bytes, unconditional: int = PRESCAN_LIMIT, *, fast: boo
         # would stop, with the same HeadScan. Otherwise the loop goes on from the end of the run.
         pos = _HEAD_RUN.match(data).end()  # type: ignore[union-attr]  # matches ""
         tokens = 1 if pos else 0
+        pragma = _SIMPLE_PRAGMA_META.match(data, pos)
+        if pragma is not None:
+            # The common <meta http-equiv content>, read without the tag's attribute list.
+            found = _pragma_declaration(pragma)
+            if found is not None:
+                return HeadScan(found, None, tokens + 1, pragma.end())
         first = _LT_SIMPLE_TAG.match(data, pos)
         if first is not None:
             name = first.group(2).lower()
