@@ -67,6 +67,32 @@ def realistic_bytes(name: str, language: str, joiner: str, megabytes: float) -> 
     return bytes(out)
 
 
+def dense_big5_bytes(megabytes: float) -> bytes:
+    """Big5 text dense in rows 0xA1-0xA2 (punctuation, symbols, full-width digits and letters): the
+    realistic text with one of those characters after every 2 characters, half the time (deterministic;
+    ``--only Big5`` runs it too).
+
+    The characters are every one the standard decodes from those rows except U+2215 and U+FE68, whose
+    bytes CPython reads as U+FF0F and U+FF3C (text with them takes the exact path; real text has the
+    full-width forms). Measures the fix-ups and scans that rows 0xA1-0xA2 cost (see docs/whatwg.md).
+    """
+    encoding = lookup("Big5")
+    symbols = []
+    for lead in (0xA1, 0xA2):
+        for trail in [*range(0x40, 0x7F), *range(0xA1, 0xFF)]:
+            char = encoding.decode(bytes((lead, trail)))
+            if len(char) == 1 and char not in "\ufffd\u2215\ufe68":
+                symbols.append(char)
+    rng = random.Random(SEED)
+    words = encoding.decode(realistic_bytes("Big5", "zh", "", megabytes * 0.8))
+    out = []
+    for start in range(0, len(words), 2):  # 2 characters of the words, then a symbol half the time
+        out.append(words[start : start + 2])
+        if rng.random() < 0.5:
+            out.append(rng.choice(symbols))
+    return encoding.encode("".join(out))
+
+
 def best_mb_per_s(fns: list[Callable[[], object]], size: int, repeat: int) -> list[float]:
     """Best (least disturbed) of ``repeat`` timed runs of each function, as MB/s.
 
@@ -108,15 +134,20 @@ def main() -> None:
     args = parser.parse_args()
 
     print_header()
-    for name, language, python_codec, joiner in CASES:
-        if args.only and name not in args.only:
+    cases = [
+        (name, name, partial(realistic_bytes, name, language, joiner), codec)
+        for name, language, codec, joiner in CASES
+    ]
+    cases.append(("Big5 A1-A2", "Big5", dense_big5_bytes, "big5hkscs"))  # text dense in rows 0xA1-0xA2
+    for row, name, build, python_codec in cases:
+        if args.only and name not in args.only and row not in args.only:
             continue
-        data = realistic_bytes(name, language, joiner, args.mb)
+        data = build(args.mb)
         encoding = lookup(name)
         label = encoding.labels[0]
         ours = encoding.decode(data)
         if ours != endec.decode(data, label, "replace") or "\ufffd" in ours:
-            print(f"{name}: WARNING: mojifix and endec disagree or the text has errors")
+            print(f"{row}: WARNING: mojifix and endec disagree or the text has errors")
         mojifix_speed, cpython_speed, endec_speed = best_mb_per_s(
             [
                 partial(encoding.decode, data),
@@ -126,7 +157,7 @@ def main() -> None:
             len(data),
             args.repeat,
         )
-        print_row(name, len(data), mojifix_speed, cpython_speed, endec_speed)
+        print_row(row, len(data), mojifix_speed, cpython_speed, endec_speed)
     print("(MB/s, best of", args.repeat, "runs; ratios are mojifix / peer, higher is better)")
 
 

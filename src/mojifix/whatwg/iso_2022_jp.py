@@ -4,8 +4,9 @@ Unlike the other CJK decoders, this one keeps state across items (the mode set b
 sequence, and the "output" flag that makes two escape sequences in a row an error), and CPython's
 ``iso2022_jp`` differs from it in state-dependent ways an error handler cannot see. So, three paths:
 
-- **CPython path** (one-shot decoding of plain input): when one regex pass shows none of the inputs
-  where CPython and the standard part ways (``CPYTHON_DIFFERS``), CPython's ``iso2022_jp`` decodes it;
+- **CPython path** (one-shot decoding of plain input): when the input has none of the inputs where
+  CPython and the standard part ways (``_plain_shape``: two fast passes for the usual shape, else the
+  ``CPYTHON_DIFFERS`` regex), CPython's ``iso2022_jp`` decodes it;
   an error handler decodes the NEC/IBM pairs it lacks from the index, and its six jis0208 mapping
   differences are translated back (found by comparing all 94 x 94 pairs at first use).
 - **Segment path**: the input is split at valid escape sequences; the bodies of each mode are joined,
@@ -45,6 +46,27 @@ ESCAPE_SPLIT = re.compile(rb"(\x1b(?:\$[@B]|\([BJI]))")
 #: segment whose run of 0x21-0x7E bytes is followed by something other than ESC or the end (a byte
 #: the standard rejects there and CPython passes through).
 CPYTHON_DIFFERS = re.compile(rb"\x1b(?:\$B(?:[\x21-\x7e]*+(?!\x1b|\Z)|\x1b)|\([BJ]\x1b|(?!\$B|\([BJ]))")
+#: The usual shape of plain input, checked before ``CPYTHON_DIFFERS`` because ``re`` walks it about 3x
+#: faster (bodies are skipped by its "anything but ESC" loop, not tested byte by byte): jis0208
+#: segments (ESC $ B + body) alternating with ASCII or Roman ones (ESC ( B or ESC ( J + body), after
+#: any ASCII bytes; every body but the last one non-empty (an escape sequence right after another is
+#: an error in the standard). What jis0208 bodies contain is checked apart (``JIS_BODIES_PLAIN``).
+ALTERNATING_SEGMENTS = re.compile(
+    rb"[^\x1b]*+"  # ASCII bytes
+    rb"(?:\x1b\([BJ](?:[^\x1b]++|\Z))?"  # maybe an ASCII or Roman segment
+    rb"(?:\x1b\$B[^\x1b]++\x1b\([BJ](?:[^\x1b]++|\Z))*+"  # jis0208, then ASCII or Roman
+    rb"(?:\x1b\$B[^\x1b]*+)?"  # maybe a last jis0208 segment
+)
+#: Bytes deleted from input of that shape to leave its ESCs in order, with the bytes of each body that
+#: are not 0x21-0x7E (the input is ASCII: control bytes, space, DEL) between them.
+JIS_PAIR_BYTES = bytes(range(0x21, 0x7F))
+#: On what is left, whether the body of every jis0208 segment was all 0x21-0x7E: its ESC is then
+#: followed at once by the next ESC or the end. Segments alternate, so the jis0208 ESCs are the odd
+#: ones, or the even ones when the first segment is ASCII or Roman (the second pattern).
+JIS_BODIES_PLAIN = (
+    re.compile(rb"[^\x1b]*+(?:\x1b\x1b[^\x1b]*+)*+\x1b?"),
+    re.compile(rb"[^\x1b]*+\x1b[^\x1b]*+(?:\x1b\x1b[^\x1b]*+)*+\x1b?"),
+)
 #: A partial escape sequence at the end of a chunk of a stream: wait for more bytes.
 PARTIAL_ESCAPE_AT_END = re.compile(rb"\x1b[$(]?\Z")
 #: Bytes of well-formed bodies (the rest are decoder errors): jis0208 bodies are joined with 0x8A
@@ -103,7 +125,7 @@ class Iso2022Jp(WhatwgCodec):
         extensions), which the error handler decodes from the index. Its jis0208 mapping differences
         are then fixed as in EUC-JP, from a comparison of all 94 x 94 pairs.
         """
-        if not data.isascii() or b"\x0e" in data or b"\x0f" in data or CPYTHON_DIFFERS.search(data):
+        if not data.isascii() or b"\x0e" in data or b"\x0f" in data or not _plain_shape(data):
             return None
         remap, slow = self._cpython_plan()
         try:
@@ -523,6 +545,26 @@ class Iso2022JpIncrementalDecoder(codecs.IncrementalDecoder):
         self.state = State(modes[state[1] // 2], bool(state[1] % 2))
 
 
+def _plain_shape(data: bytes) -> bool:
+    """Whether ASCII ``data`` without SO/SI has none of the inputs where CPython's ``iso2022_jp`` and the
+    standard part ways (``CPYTHON_DIFFERS``), checked the fast way first.
+
+    Input of the usual alternating shape (``ALTERNATING_SEGMENTS``) needs only its jis0208 bodies
+    checked: ``bytes.translate`` leaves the ESCs and the bytes outside 0x21-0x7E, on which one more
+    pattern runs (``JIS_BODIES_PLAIN``); measured on 1 MB of Japanese text (32,000 escape sequences):
+    about 1.8 ms, against 3.0 ms for ``CPYTHON_DIFFERS``. Input of that shape passes exactly when
+    ``CPYTHON_DIFFERS`` finds nothing (every ESC starts one of its three escape sequences, no escape
+    sequence follows another, jis0208 bodies are 0x21-0x7E); other input (e.g. ASCII then Roman
+    segments in a row, from U+00A5) goes through ``CPYTHON_DIFFERS``.
+    """
+    if ALTERNATING_SEGMENTS.fullmatch(data) is None:
+        return CPYTHON_DIFFERS.search(data) is None
+    first = data.find(b"\x1b")
+    jis_first = first < 0 or data.startswith(b"$", first + 1)
+    residue = data.translate(None, JIS_PAIR_BYTES)
+    return JIS_BODIES_PLAIN[0 if jis_first else 1].fullmatch(residue) is not None
+
+
 class NotPlainInput(Exception):
     """Raised by the pair handler: CPython hit an error the fast path does not handle (private)."""
 
@@ -537,6 +579,8 @@ def _pair_handler(exc: UnicodeError) -> tuple[str, int]:
     if not isinstance(exc, UnicodeDecodeError):
         raise exc
     data, start = exc.object, exc.start
+    if not 0x21 <= data[start] <= 0x7E:
+        raise NotPlainInput  # not a pair's first byte (cannot happen in checked input: defensive)
     escape = data.rfind(b"\x1b", 0, start)
     if escape < 0 or data[escape : escape + 3] != b"\x1b$B" or (start - escape - 3) % 2:
         raise NotPlainInput
