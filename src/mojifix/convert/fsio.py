@@ -108,11 +108,13 @@ class AtomicWriter:
         self.dest = dest
         self.st = st
         self.fsync = fsync
-        _makedirs(os.path.dirname(dest))
         self.tmp = temp_name(dest)
-        self.fd: int | None = os.open(
-            self.tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _CLOEXEC | _NOFOLLOW, 0o600
-        )
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _CLOEXEC | _NOFOLLOW
+        try:
+            self.fd: int | None = os.open(self.tmp, flags, 0o600)
+        except FileNotFoundError:  # the directory does not exist yet (checking first costs a stat per file)
+            _makedirs(os.path.dirname(dest))
+            self.fd = os.open(self.tmp, flags, 0o600)
 
     def write(self, data: bytes | memoryview) -> None:
         assert self.fd is not None
