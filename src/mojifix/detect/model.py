@@ -77,6 +77,8 @@ class Model:
     gid_script: np.ndarray  # uint8[G]: script index (into SCRIPTS) of each gid, 255 for non-letters
     languages: tuple[str, ...]
     meta: dict[str, Any]
+    bigram_q: np.ndarray  # uint8[L, 256, 256]: ``bigram`` as stored (-log P x QUANT), for compact lookups
+    ext_q: np.ndarray  # uint8[L, G]: ``ext`` as stored
 
     def language_index(self, code: str) -> int:
         return self.languages.index(code)
@@ -111,15 +113,18 @@ def read_model(raw: bytes) -> Model:
         )
     with np.load(io.BytesIO(payload), allow_pickle=False) as npz:
         meta = json.loads(npz["meta"].tobytes().decode())
+        bigram_q, ext_q = npz["bigram"], npz["ext"]
         return Model(
             lut=npz["lut"],
             loc=npz["loc"],
-            bigram=-(npz["bigram"].astype(np.float32) / QUANT),
+            bigram=-(bigram_q.astype(np.float32) / QUANT),
             uni=-(npz["uni"].astype(np.float32) / QUANT),
-            ext=-(npz["ext"].astype(np.float32) / QUANT),
+            ext=-(ext_q.astype(np.float32) / QUANT),
             gid_script=npz["gid_script"],
             languages=tuple(meta["languages"]),
             meta=meta,
+            bigram_q=bigram_q,
+            ext_q=ext_q,
         )
 
 

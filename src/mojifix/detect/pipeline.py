@@ -15,6 +15,7 @@ memory stays bounded (about BLOCK + SAMPLE_BYTES) on inputs of any size.
 from __future__ import annotations
 
 import codecs
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -23,7 +24,7 @@ import numpy as np
 from mojifix.detect import ambiguity, ascii, binary, bom, escape, priors, structure, validity
 from mojifix.detect.encodings import EncodingInfo, candidates_for, canonical_name
 from mojifix.detect.result import Candidate, Detection, Evidence
-from mojifix.detect.scoring import Scorer, get_scorer
+from mojifix.detect.scoring import LanguageScore, Scorer, get_scorer, top_languages
 from mojifix.detect.utf8 import Utf8Validator
 
 __all__ = ["Detector", "detect"]
@@ -52,6 +53,22 @@ PRUNE_MARGIN = 30.0
 #: languages tried per reading in that first pass (2 instead of up to 5: the same benchmark answers,
 #: quick and full, and 7% faster on the full corpus)
 PRUNE_LANGUAGES = 2
+#: single-byte readings scored in the pruning pass (with the multi-byte ones) before the others are
+#: tested against their upper bound: the best bounds are usually the best readings. A speed choice
+#: only; whichever are scored first, the readings kept are the same.
+PRUNE_FIRST = 1
+#: ... and, when there is no multi-byte reading, how far (nats per byte of the prefix) the bound
+#: typically exceeds a reading's real score (5th-95th percentile 1.1-3.7 on the quick benchmark):
+#: readings whose bound is within this of the best bound are scored in the first call, since the
+#: bound test would not have skipped them. Also a speed choice only.
+PRUNE_BOUND_EXCESS = 1.5
+#: short input is scored with the bound test only when its readings hold at least this many characters
+#: in all: below it, the bound (loose by 1-4 nats per character) let nearly every reading through on
+#: the benchmark and cost a second scoring call (a speed choice only)
+BOUNDED_MIN_CHARS = 1000
+#: nats added to an upper bound before comparing: both sums are float32 per character, and their
+#: rounding differs by far less than this on the prefix (a speed-only safety margin)
+_BOUND_SLACK = 1.0
 #: single-byte candidates are shortlisted per script of their best-reading language (a unigram cannot
 #: compare scripts: Thai letters are less predictable one by one than Cyrillic ones, yet random
 #: Cyrillic is far less likely than real Thai once letter pairs count). Within a script, candidates
@@ -81,6 +98,11 @@ _EBCDIC_LETTERS = np.array(
 #: the content check on nearly every legacy file.
 UTF16_MAX_SPACE_SHARE = 0.05
 _LINE_AND_SPACE = np.array([0x0A, 0x0D, 0x20])
+#: a byte that can be cut next to without splitting a character in any candidate (see _safe_cut_after)
+_SAFE_BYTE = re.compile(rb"[\x00-\x2f]")
+#: pieces longer than this (dense non-ASCII text) contribute only a window of context around a byte
+#: value that the first pieces lack, not the whole piece: four times a one-character piece
+LONG_PIECE = 4 * (2 * SEGMENT_CONTEXT + 1)
 #: confidence reported for decisions that do not come from the statistical model (BOM, valid UTF-8,
 #: UTF-16/32 structure, escape sequences): these are near-certain, but not proofs.
 STRUCTURAL_CONFIDENCE = 0.99
@@ -109,6 +131,7 @@ class _State:
     head: bytes = b""
     sample: list[tuple[int, bytes]] = field(default_factory=list)
     sample_size: int = 0
+    sample_hist: np.ndarray = field(default_factory=lambda: np.zeros(256, np.int64))
     utf8: Utf8Validator = field(default_factory=Utf8Validator)
     validators: dict[str, validity.StreamValidator] = field(default_factory=dict)
     closed: bool = False
@@ -162,7 +185,8 @@ class Detector:
         if not s.head:
             s.head = block
         arr = np.frombuffer(block, np.uint8)
-        s.hist += np.bincount(arr, minlength=256)
+        counts = np.bincount(arr, minlength=256)
+        s.hist += counts
         s.zeros.total += len(block)
         if s.hist[0]:
             zero = arr == 0
@@ -179,6 +203,7 @@ class Detector:
         if not is_ascii_block and s.sample_size < SAMPLE_BYTES:
             s.sample.append((offset, block))
             s.sample_size += len(block)
+            s.sample_hist += counts
 
     def close(self) -> Detection:
         """Finish the input and return the detection."""
@@ -300,7 +325,9 @@ def _decide(s: _State) -> Detection:
         global_ev.append(Evidence("utf8", f"not UTF-8: invalid sequence at byte {s.utf8.error_at:,}"))
 
     # 7. validity filter
-    survivors: list[tuple[EncodingInfo, Evidence]] = []
+    # (encoding, validity detail): the Evidence is built only for candidates that reach the result
+    survivors: list[tuple[EncodingInfo, str]] = []
+    n_bytes = f"{n:,}"
     valid_single = validity.single_byte_validity(s.hist)
     ebcdic_like = _ebcdic_like(s.hist, n)
     for info in s.allowed:
@@ -310,18 +337,17 @@ def _decide(s: _State) -> Detection:
             if info.kind == "ebcdic" and not ebcdic_like:
                 continue
             if valid_single[info.name]:
-                detail = f"every byte value defined in {info.name}"
-                survivors.append((info, Evidence("validity", f"all {n:,} bytes: {detail}")))
+                survivors.append((info, f"all {n_bytes} bytes: every byte value defined in {info.name}"))
             continue
         if info.kind in ("utf16", "utf32"):
             continue  # decided by their zero-byte structure (stage 3), never by statistics
         v = s.validators[info.name]
         if v.valid:
             tail = len(v.decoder.getstate()[0]) if info.kind == "multi" else 0
-            detail = f"all {n:,} bytes valid in {info.name}"
+            detail = f"all {n_bytes} bytes valid in {info.name}"
             if tail:
                 detail += f" (last {tail} bytes cut off by the end of the input)"
-            survivors.append((info, Evidence("validity", detail)))
+            survivors.append((info, detail))
     if not survivors:
         return _binary(n, "no allowed encoding decodes every byte of the input", None, tuple(global_ev))
 
@@ -398,51 +424,107 @@ def _binary(n: int, detail: str, value: float | None = None, extra: tuple[Eviden
 def _segments(s: _State) -> tuple[bytes, bool]:
     """The sample cut down to non-ASCII bytes with :data:`SEGMENT_CONTEXT` bytes of context each side.
 
-    Cuts fall inside ASCII runs longer than twice the context, so no multi-byte character (whose
-    trail bytes may be ASCII-range, as in Shift_JIS) is split. Contiguous sample blocks are joined
-    first; separate runs are joined by a newline.
+    Pieces are cut inside ASCII runs longer than twice the context, so no multi-byte character (whose
+    trail bytes may be ASCII-range, as in Shift_JIS) is split; contiguous sample blocks are joined
+    first, separate pieces by a newline. The first pieces are taken up to :data:`SCORE_BYTES`; the one
+    that crosses that budget is cut at the first safe place (:func:`_safe_cut_after`) after it: text
+    dense in non-ASCII bytes (CJK, Greek) is one piece per paragraph or page, and 30 KB of it was once
+    scored whole. Then, for each byte value not yet covered, a window of context around its first
+    occurrence (the whole piece when the piece is short), so that a byte which tells two code pages
+    apart is scored even if it occurs late.
     """
-    runs: list[bytearray] = []
+    runs: list[bytes] = []
     last_end = -1
     for offset, block in s.sample:
         if offset == last_end:
             runs[-1] += block
         else:
-            runs.append(bytearray(block))
+            runs.append(block)
         last_end = offset + len(block)
     ctx = SEGMENT_CONTEXT
-    pieces: list[tuple[int, int, int]] = []  # (run, start, end)
-    first_piece: dict[int, int] = {}  # byte value -> first piece that contains it
+    # pieces per run, as arrays (start, end), in input order; only the first few become Python values
+    per_run: list[tuple[int, np.ndarray, np.ndarray]] = []
     for r, run in enumerate(runs):
-        arr = np.frombuffer(bytes(run), np.uint8)
-        pos = np.flatnonzero(arr >= 0x80)
+        pos = np.flatnonzero(np.frombuffer(run, np.uint8) >= 0x80)
         if len(pos) == 0:
             continue
-        breaks = np.flatnonzero(np.diff(pos) > 2 * ctx)
-        starts = pos[np.concatenate(([0], breaks + 1))] - ctx
+        breaks = np.flatnonzero(pos[1:] - pos[:-1] > 2 * ctx)
+        starts = np.maximum(pos[np.concatenate(([0], breaks + 1))] - ctx, 0)
         ends = pos[np.concatenate((breaks, [len(pos) - 1]))] + ctx + 1
-        piece_of_pos = np.concatenate(([0], np.cumsum(np.diff(pos) > 2 * ctx))) + len(pieces)
-        values, first = np.unique(arr[pos], return_index=True)
-        for v, i in zip(values.tolist(), first.tolist(), strict=True):
-            first_piece.setdefault(v, int(piece_of_pos[i]))
-        pieces.extend((r, max(a, 0), b) for a, b in zip(starts.tolist(), ends.tolist(), strict=True))
-    # the first pieces up to SCORE_BYTES, plus the first piece holding each byte value not yet seen,
-    # so that a byte which tells two code pages apart is scored even if it only occurs late
-    chosen: list[int] = []
+        per_run.append((r, starts, ends))
+    # the first pieces up to SCORE_BYTES; the last one is cut at a safe place after the budget when it
+    # would overshoot it by more than a long piece
+    spans: list[tuple[int, int, int]] = []
     size = 0
-    for i, (_, a, b) in enumerate(pieces):
+    last_taken = (-1, -1)  # (index into per_run, piece index) of the last piece taken
+    for k, (r, starts, ends) in enumerate(per_run):
         if size >= SCORE_BYTES:
             break
-        chosen.append(i)
-        size += b - a + 1
-    taken = set(chosen)
-    extra = sorted({i for i in first_piece.values() if i not in taken})
-    chosen = sorted(taken | set(extra[: SCORE_BYTES // (2 * ctx + 1)]))
-    out = b"\n".join(bytes(runs[r][a:b]) for r, a, b in (pieces[i] for i in chosen))
-    at_end = (
-        bool(chosen) and last_end == s.total and pieces[chosen[-1]][2] >= len(runs[pieces[chosen[-1]][0]])
-    )
+        # (pieces are at least one byte long, so the budget is reached within this many)
+        n_first = min(len(starts), SCORE_BYTES - size)
+        for i, (a, b) in enumerate(zip(starts[:n_first].tolist(), ends[:n_first].tolist(), strict=True)):
+            if size >= SCORE_BYTES:
+                break
+            if b - a > SCORE_BYTES - size + LONG_PIECE:
+                b = _safe_cut_after(runs[r], a + SCORE_BYTES - size, b)
+            spans.append((r, a, b))
+            size += b - a + 1
+            last_taken = (k, i)
+    cut_end = spans[-1][2] if spans else 0
+    # ... plus context around the first occurrence of each byte value not covered yet
+    covered = np.zeros(256, bool)
+    for r, a, b in spans:
+        covered[np.frombuffer(runs[r][a:b], np.uint8)] = True
+    missing = np.flatnonzero(~covered[128:] & (s.sample_hist[128:] > 0)) + 128
+    extra: dict[tuple[int, int], tuple[int, int, int]] = {}  # (run, piece) -> span
+    for value in missing.tolist():
+        byte = bytes((value,))
+        for k, (r, starts, ends) in enumerate(per_run):
+            at = runs[r].find(byte)
+            if at < 0:
+                continue
+            i = int(np.searchsorted(starts, at, side="right")) - 1
+            a, b = int(starts[i]), int(ends[i])
+            if (k, i) == last_taken:  # behind the cut of the last piece taken
+                a = cut_end
+            if b - a > LONG_PIECE:
+                lo = max(_safe_cut_before(runs[r], at - ctx), a)
+                hi = min(_safe_cut_after(runs[r], at + ctx, b), b)
+                if (k, i) in extra:  # several missing values in one long piece: one span over them
+                    lo, hi = min(lo, extra[k, i][1]), max(hi, extra[k, i][2])
+                a, b = lo, hi
+            extra[k, i] = (r, a, b)
+            break
+    # (pieces after the taken ones, in input order, at most as many as fit the budget in short pieces)
+    later = sorted(key for key in extra if key >= last_taken)[: SCORE_BYTES // (2 * ctx + 1)]
+    spans += [extra[key] for key in later]
+    if not spans:
+        return b"", False
+    out = b"\n".join(runs[r][a:b] for r, a, b in spans)
+    r, _, b = spans[-1]
+    at_end = r == len(runs) - 1 and last_end == s.total and b >= len(runs[r])
     return out, at_end
+
+
+def _safe_cut_after(run: bytes, at: int, limit: int) -> int:
+    """End of a span: just after the first byte below 0x30 at or after ``at`` (``limit`` if none).
+
+    Bytes 0x00-0x2F (controls, space, ASCII punctuation) are never a lead or trail byte in any
+    ASCII-compatible multi-byte encoding here (trail bytes start at 0x30 in GB18030's four-byte form,
+    0x31 in Johab, 0x40 elsewhere), so a cut next to one splits no character in any candidate.
+    """
+    m = _SAFE_BYTE.search(run, at, limit)
+    return m.end() if m else limit
+
+
+def _safe_cut_before(run: bytes, at: int) -> int:
+    """Start of a span: the last byte below 0x30 at or before ``at`` (0 if none; see
+    :func:`_safe_cut_after`). Searches back at most :data:`LONG_PIECE` bytes."""
+    lo = max(at - LONG_PIECE, 0)
+    i = min(at, len(run) - 1)
+    while i >= lo and run[i] >= 0x30:
+        i -= 1
+    return i if i >= lo else lo
 
 
 def _decode_for_scoring(info: EncodingInfo, data: bytes, at_end: bool) -> str:
@@ -458,7 +540,7 @@ def _decode_for_scoring(info: EncodingInfo, data: bytes, at_end: bool) -> str:
 
 
 def _rank(
-    s: _State, scorer: Scorer, survivors: list[tuple[EncodingInfo, Evidence]]
+    s: _State, scorer: Scorer, survivors: list[tuple[EncodingInfo, str]]
 ) -> list[tuple[float, EncodingInfo, str | None, tuple[Evidence, ...]]]:
     uniform = any(not info.ascii_compatible for info, _ in survivors)
     if uniform:  # EBCDIC candidates: every byte matters, score the start of the input ...
@@ -485,21 +567,31 @@ def _rank(
     # ASCII markup (Latin letters, foreign to Greek) made every code page's best unigram language a
     # Latin one, and windows-1253 lost its place among the Greek readings
     survivors = _shortlist(scorer, survivors, np.bincount(np.frombuffer(data, np.uint8), minlength=256))
-    groups: dict[str, list[tuple[EncodingInfo, Evidence]]] = {}
+    groups: dict[str, list[tuple[EncodingInfo, str]]] = {}
     for info, ev in survivors:
         text = _decode_for_scoring(info, data, at_end)
         groups.setdefault(text, []).append((info, ev))
     texts = list(groups)
+    scores = None
     if len(data) > PREFIX_BYTES and len(texts) > 2:
-        texts = _prune(s, scorer, survivors, groups, data[:PREFIX_BYTES], texts)
-    encs = [groups[t][0][0].name for t in texts]
-    scores = scorer.score_many(texts, encs)
+        texts, scores = _prune(s, scorer, groups, data[:PREFIX_BYTES], texts)
+    elif (
+        len(texts) > 2
+        and any(groups[t][0][0].kind == "multi" for t in texts)
+        and sum(len(t) for t in texts) >= BOUNDED_MIN_CHARS
+    ):
+        # short input with a multi-byte reading (CJK): the single-byte readings are usually hopeless
+        # and their bound says so; among single-byte readings alone the bound is too loose on short
+        # input to skip any, and a second call would cost more than it saves
+        texts, scores = _score_bounded(s, scorer, groups, data, texts)
+    if scores is None:
+        scores = scorer.score_many(texts, [_languages_of(groups[t]) for t in texts])
     ranked = []
     for text, ls in zip(texts, scores, strict=True):
         members = groups[text]
         info, valid_ev = members[0]  # survivors are in registry (preference) order
         prior = priors.base_prior(info.name) + priors.tld_prior(info.name, s.tld)
-        evs = [valid_ev]
+        evs = [Evidence("validity", valid_ev)]
         if ls.language is not None:
             evs.append(
                 Evidence(
@@ -523,30 +615,167 @@ def _rank(
 def _prune(
     s: _State,
     scorer: Scorer,
-    survivors: list[tuple[EncodingInfo, Evidence]],
-    groups: dict[str, list[tuple[EncodingInfo, Evidence]]],
+    groups: dict[str, list[tuple[EncodingInfo, str]]],
     prefix: bytes,
     texts: list[str],
-) -> list[str]:
+) -> tuple[list[str], list[LanguageScore] | None]:
     """Drop decodings already :data:`PRUNE_MARGIN` nats behind the best on the first bytes.
 
     Sequential testing: a reading that loses by e^-30 on the first 512 bytes will not recover, so it
     is not worth scoring over the rest of the sample (Shift_JIS text has a dozen such code pages).
+    The multi-byte readings and the :data:`PRUNE_FIRST` single-byte ones with the best upper bound
+    (:meth:`Scorer.upper_bounds`, from the prefix's byte histogram) are scored first; the other
+    single-byte readings only when their bound can still reach the margin. A skipped reading is one
+    that full scoring of the prefix would have dropped too, so the result is the same, at a fraction
+    of the cost when one reading is far ahead (CJK text, where a dozen code pages read junk).
+
+    The readings likely to be the only one kept (the multi-byte ones, or the single-byte one with the
+    best bound when there is no multi-byte one) are fully scored in the same call; when one of them is
+    indeed the only one kept, its score is returned and the final scoring needs no call of its own
+    (the numbers are the same: a text's score does not depend on the texts scored with it).
     """
     names = [groups[t][0][0] for t in texts]
-    heads = [_decode_for_scoring(info, prefix, False) for info in names]
-    quick = scorer.score_many(heads, [info.name for info in names], languages=PRUNE_LANGUAGES)
-    totals = [
-        q.loglik + priors.base_prior(i.name) + priors.tld_prior(i.name, s.tld)
-        for q, i in zip(quick, names, strict=True)
+    keys = [_languages_of(groups[t]) for t in texts]
+    # a single-byte decoding has one character per byte: its prefix is a slice of the full decoding
+    bytewise = [info.kind in ("single", "ebcdic") for info in names]
+    heads = [
+        t[: len(prefix)] if single else _decode_for_scoring(info, prefix, False)
+        for t, info, single in zip(texts, names, bytewise, strict=True)
     ]
-    best = max(totals)
-    return [t for t, total in zip(texts, totals, strict=True) if total >= best - PRUNE_MARGIN]
+    prior = [priors.base_prior(i.name) + priors.tld_prior(i.name, s.tld) for i in names]
+    single_idx = [i for i, single in enumerate(bytewise) if single]
+    bound, first = _bound_first(
+        scorer, names, keys, prior, np.bincount(np.frombuffer(prefix, np.uint8), minlength=256)
+    )
+    # the readings likely to be the only one kept, fully scored in the same call (as the final scoring
+    # would score each alone): every multi-byte one, or the single-byte one with the best bound
+    multi = [i for i, single in enumerate(bytewise) if not single]
+    guesses = multi or [max(single_idx, key=lambda i: bound[i])]
+    totals: dict[int, float] = {}
+    full = _score_heads(
+        scorer, first, heads, keys, prior, totals, tuple((texts[i], keys[i]) for i in guesses)
+    )
+    best = max(totals.values())
+    later = [i for i in single_idx if i not in totals and bound[i] >= best - PRUNE_MARGIN - _BOUND_SLACK]
+    if later:
+        _score_heads(scorer, later, heads, keys, prior, totals)
+        best = max(totals.values())
+    kept = [i for i in range(len(texts)) if totals.get(i, -np.inf) >= best - PRUNE_MARGIN]
+    final = [full[guesses.index(kept[0])]] if len(kept) == 1 and kept[0] in guesses else None
+    return [texts[i] for i in kept], final
+
+
+#: what score_many is told about a reading's encoding: its name, or the names of all the encodings that
+#: decode the sample to the same text (it then tries the languages any of them can write)
+LanguagesKey = str | tuple[str, ...]
+
+
+def _languages_of(members: list[tuple[EncodingInfo, str]]) -> LanguagesKey:
+    """The encodings of a group of identical decodings, for :meth:`Scorer.score_many`.
+
+    Identical text is the same reading whichever member is the true encoding, so it is judged in the
+    languages any member can write: cp437 and cp861 decode "flatskrár" alike, and only cp861 can
+    write Icelandic (the group, named cp437 by registry order, was scored as Latvian and lost to
+    cp775's "flatskrĀr").
+    """
+    if len(members) == 1:
+        return members[0][0].name
+    return tuple(info.name for info, _ in members)
+
+
+def _score_bounded(
+    s: _State,
+    scorer: Scorer,
+    groups: dict[str, list[tuple[EncodingInfo, str]]],
+    data: bytes,
+    texts: list[str],
+) -> tuple[list[str], list[LanguageScore]]:
+    """Final scoring of input too short for the pruning pass, without the readings more than
+    :data:`PRUNE_MARGIN` behind the best: they are not reported (as the pruning pass drops them from
+    longer input), and those whose upper bound already says so are not even scored.
+
+    The multi-byte readings and the best-bounded single-byte ones are scored first; the others only
+    when their upper bound (:meth:`Scorer.upper_bounds`) can still reach the margin. Every reading
+    scored is scored in as many languages as if all had been scored together, so the scores, and the
+    best candidates, are the same as without the bound.
+    """
+    names = [groups[t][0][0] for t in texts]
+    keys = [_languages_of(groups[t]) for t in texts]
+    k = top_languages(sum(len(t) for t in texts))
+    prior = [priors.base_prior(i.name) + priors.tld_prior(i.name, s.tld) for i in names]
+    bound, first = _bound_first(
+        scorer, names, keys, prior, np.bincount(np.frombuffer(data, np.uint8), minlength=256)
+    )
+    results: dict[int, LanguageScore] = {}
+
+    def score(which: list[int]) -> float:
+        got = scorer.score_many([texts[i] for i in which], [keys[i] for i in which], languages=k)
+        results.update(zip(which, got, strict=True))
+        return max(results[i].loglik + prior[i] for i in results)
+
+    best = score(first)
+    later = [
+        i for i in range(len(texts)) if i not in results and bound[i] >= best - PRUNE_MARGIN - _BOUND_SLACK
+    ]
+    if later:
+        score(later)
+    # (every reading within the margin was scored: its bound is at least its score; so the set kept
+    # does not depend on which readings were scored first)
+    best = max(results[i].loglik + prior[i] for i in results)
+    kept = [i for i in sorted(results) if results[i].loglik + prior[i] >= best - PRUNE_MARGIN]
+    return [texts[i] for i in kept], [results[i] for i in kept]
+
+
+def _bound_first(
+    scorer: Scorer, names: list[EncodingInfo], keys: list[LanguagesKey], prior: list[float], hist: np.ndarray
+) -> tuple[np.ndarray, list[int]]:
+    """Upper bound + prior of each single-byte reading (+inf for the others) of bytes with histogram
+    ``hist``, and the readings to score first: the multi-byte ones and the :data:`PRUNE_FIRST`
+    best-bounded single-byte ones, or when there is no multi-byte one, the single-byte ones whose bound
+    is within :data:`PRUNE_BOUND_EXCESS` per byte of the best (those the bound would not skip)."""
+    single_idx = [i for i, info in enumerate(names) if info.kind in ("single", "ebcdic")]
+    bound = np.full(len(names), np.inf)
+    if single_idx:
+        bound[single_idx] = scorer.upper_bounds([keys[i] for i in single_idx], hist)
+        bound[single_idx] += np.array([prior[i] for i in single_idx])
+    first = [i for i, info in enumerate(names) if info.kind not in ("single", "ebcdic")]
+    if first:  # multi-byte readings: usually one of them is far ahead (CJK text)
+        first += sorted(single_idx, key=lambda i: -bound[i])[:PRUNE_FIRST]
+    elif single_idx:
+        likely = max(bound[i] for i in single_idx) - PRUNE_BOUND_EXCESS * int(hist.sum()) - PRUNE_MARGIN
+        first = [i for i in single_idx if bound[i] >= likely]
+    return bound, first
+
+
+def _score_heads(
+    scorer: Scorer,
+    which: list[int],
+    heads: list[str],
+    keys: list[LanguagesKey],
+    prior: list[float],
+    totals: dict[int, float],
+    full: tuple[tuple[str, LanguagesKey], ...] = (),
+) -> list[LanguageScore]:
+    """Score ``heads[i]`` for ``i`` in ``which`` (identical heads with the same languages once) in
+    :data:`PRUNE_LANGUAGES` languages; store log-likelihood + prior in ``totals``. Each ``full``
+    (text, encoding) is scored in the same call as the final scoring would score it alone; returns
+    their scores.
+    """
+    unique: dict[tuple[str, str], int] = {}
+    for i in which:
+        unique.setdefault((heads[i], keys[i]), len(unique))
+    texts = [h for h, _ in unique] + [t for t, _ in full]
+    encs: list[LanguagesKey] = [n for _, n in unique] + [e for _, e in full]
+    langs = [PRUNE_LANGUAGES] * len(unique) + [top_languages(len(t)) for t, _ in full]
+    scores = scorer.score_many(texts, encs, languages=langs)
+    for i in which:
+        totals[i] = scores[unique[(heads[i], keys[i])]].loglik + prior[i]
+    return scores[len(unique) :]
 
 
 def _shortlist(
-    scorer: Scorer, survivors: list[tuple[EncodingInfo, Evidence]], hist: np.ndarray
-) -> list[tuple[EncodingInfo, Evidence]]:
+    scorer: Scorer, survivors: list[tuple[EncodingInfo, str]], hist: np.ndarray
+) -> list[tuple[EncodingInfo, str]]:
     """Keep every multi-byte survivor and the single-byte ones with a competitive unigram score.
 
     The unigram score needs no decoding: it is computed from the byte histogram and each code page's
@@ -561,15 +790,23 @@ def _shortlist(
     present = np.flatnonzero(hist[128:]) + 128
     rows = np.array([scorer.sb_row[name] for name in singles], np.intp)
     readings = [r.tobytes() for r in scorer.sb_gids[rows[:, None], present[None, :]]]
+    # per script, best first (stable): within SHORTLIST_MARGIN of the script's best, or among its first
+    # SHORTLIST_MIN distinct readings
+    order = np.lexsort((-scores, scripts))
+    ordered = scores[order]
+    by_script = scripts[order]
+    new_script = np.ones(len(order), bool)
+    np.not_equal(by_script[1:], by_script[:-1], out=new_script[1:])
+    group_start = np.flatnonzero(new_script)
+    best = ordered[group_start[np.cumsum(new_script) - 1]]  # each one's script's best
+    within = (ordered >= best - SHORTLIST_MARGIN).tolist()
+    starts = set(group_start.tolist())
     keep: set[str] = set(ALWAYS_SCORED)
-    for script in np.unique(scripts).tolist():
-        members = np.flatnonzero(scripts == script)
-        order = members[np.argsort(-scores[members], kind="stable")]
-        best = scores[order[0]]
-        seen: set[bytes] = set()
-        margin = SHORTLIST_MARGIN
-        for i in order.tolist():
-            if (readings[i] not in seen and len(seen) < SHORTLIST_MIN) or scores[i] >= best - margin:
-                keep.add(singles[i])
-            seen.add(readings[i])
+    seen: set[bytes] = set()
+    for k, i in enumerate(order.tolist()):
+        if k in starts:
+            seen = set()
+        if within[k] or (readings[i] not in seen and len(seen) < SHORTLIST_MIN):
+            keep.add(singles[i])
+        seen.add(readings[i])
     return [(info, ev) for info, ev in survivors if info.kind != "single" or info.name in keep]

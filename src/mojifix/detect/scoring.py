@@ -9,7 +9,10 @@ comparable: ``P(bytes | encoding, language) = P(text | language)`` because decod
 
 from __future__ import annotations
 
+import functools
+import operator
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -31,7 +34,8 @@ TOP_LANGUAGES_SHORT = 5
 SHORT_TEXT_CHARS = 4000
 
 
-def _top_languages(n_chars: int) -> int:
+def top_languages(n_chars: int) -> int:
+    """Languages :meth:`Scorer.score_many` tries per text by default, for ``n_chars`` characters in all."""
     return TOP_LANGUAGES_SHORT if n_chars <= SHORT_TEXT_CHARS else TOP_LANGUAGES
 
 
@@ -60,9 +64,7 @@ _IN_WORD_OK = "\u2019\u02bc\u00b7\u2010\u2011\u2027"
 # (score_many sums these three as count x penalty per text: the same float as a per-character sum
 # while they are whole numbers, as now; fractional ones could differ from it in the last bit)
 _NO_SCRIPT = 255
-#: np.bincount replaces np.unique's sort when its bins number at most this many per character (a
-#: speed choice only: both give the same keys and counts)
-_BINCOUNT_MAX_RATIO = 4
+_ZERO_START = np.zeros(1, np.intp)
 # bits of Scorer.cp_flags (one gather per character instead of three)
 _UPPER, _LOWER, _MARK = 1, 2, 4
 _NON_BMP_STANDIN = 0x00A6  # "¦": non-BMP characters (HKSCS, GB18030 4-byte) are scored as a rare symbol
@@ -97,12 +99,9 @@ class Scorer:
             for enc, langs in model.meta["encoding_languages"].items()
         }
         self.all_langs = np.arange(len(model.languages), dtype=np.intp)
-        self.all_allowed = np.ones(len(model.languages), bool)
-        self.enc_allowed: dict[str, np.ndarray] = {}
-        for enc, idx in self.enc_langs.items():
-            mask = np.zeros(len(model.languages), bool)
-            mask[idx] = True
-            self.enc_allowed[enc] = mask
+        # the same as bit sets (bit i = language i), for fast unions
+        self.all_language_bits = (1 << len(model.languages)) - 1
+        self.enc_bits = {enc: sum(1 << int(i) for i in idx) for enc, idx in self.enc_langs.items()}
         primary = model.meta["primary_script"]
         self.primary_script = np.array([M.SCRIPTS.index(primary[lang]) for lang in model.languages], np.intp)
         # unseen-letter level per (language, script): the value of the script's class gid
@@ -147,19 +146,75 @@ class Scorer:
         # flat views for int32 index arithmetic (faster than multi-dimensional fancy indexing)
         self.n_gids = model.loc.shape[1]
         self.loc_flat = np.ascontiguousarray(model.loc).reshape(-1)
-        self.bigram_flat = np.ascontiguousarray(model.bigram).reshape(-1)
-        self.ext_flat = np.ascontiguousarray(model.ext).reshape(-1)
+        # the bigram and refinement tables as the file stores them, one byte per entry (4 MB and 0.6 MB
+        # instead of 16 MB and 2.3 MB of float32: scoring gathers at random from them, and between
+        # calls other work evicts them from the CPU caches), and every sum of one entry of each as the
+        # float32 score_many adds per character, looked up by (bigram byte << 8 | refinement byte)
+        self.bigram_q = np.ascontiguousarray(model.bigram_q).reshape(-1)
+        self.ext_q = np.ascontiguousarray(model.ext_q).reshape(-1)
+        level = -(np.arange(256, dtype=np.float32) / np.float32(M.QUANT))
+        self.pair_logp = (level[:, None] + level[None, :]).reshape(-1)
         self.known_flat = np.ascontiguousarray(self.known).reshape(-1)
         # single-byte code pages as gid tables, and which languages each can write
         singles = [info for info in REGISTRY if info.kind == "single"]
         self.sb_row = {info.name: i for i, info in enumerate(singles)}
         cps = np.array([[ord(ch) for ch in info.table()] for info in singles], np.uint32)
         self.sb_gids = model.lut[np.minimum(cps, 0xFFFF)]
-        # log P of each code page's high-half characters in each language: [E, 128, L]
-        self.sb_high_logp = np.ascontiguousarray(self.unigram_full_t[self.sb_gids[:, 128:]])
-        self.sb_allowed = np.zeros((len(singles), len(model.languages)), bool)
+        n_langs = len(model.languages)
+        self.sb_allowed = np.zeros((len(singles), n_langs), bool)
         for info in singles:
             self.sb_allowed[self.sb_row[info.name], self.enc_langs.get(info.name, self.all_langs)] = True
+        # the (code page, language) pairs where the code page can write the language, sorted by code
+        # page then language: the histogram sums below are computed for these pairs only
+        pair_enc, self.sb_pair_lang = np.nonzero(self.sb_allowed)
+        self.sb_pair_start = np.searchsorted(pair_enc, np.arange(len(singles)))
+        self.sb_pair_size = np.diff(self.sb_pair_start, append=len(pair_enc))
+        # log P of each code page's high-half characters in each of its languages, by byte: [128, pairs]
+        self.sb_high_logp = _pairs_by_byte(
+            self.unigram_full_t[self.sb_gids[:, 128:]], pair_enc, self.sb_pair_lang
+        )
+        # per-character upper bound of score_many's bigram + refinement term, per language: the best
+        # transition into the character from any predecessor (the first character's predecessor, a
+        # separator, is one of them), as the same float32 sum score_many forms per character
+        best_in = -(model.bigram_q.min(axis=1).astype(np.float32) / np.float32(M.QUANT))  # [L, 256 local ids]
+        bound_t = (np.take_along_axis(best_in, model.loc.astype(np.intp), axis=1) + model.ext).T  # [G, L]
+        self.bound_low = np.ascontiguousarray(bound_t[model.lut[:128]])  # [128, L], ASCII
+        self.bound_high = _pairs_by_byte(bound_t[self.sb_gids[:, 128:]], pair_enc, self.sb_pair_lang)
+        ebcdic = [info for info in REGISTRY if info.kind == "ebcdic"]
+        self.ebcdic_row = {info.name: i for i, info in enumerate(ebcdic)}
+        ebcdic_cps = np.array([[ord(ch) for ch in info.table()] for info in ebcdic], np.uint32)
+        self.bound_ebcdic = _by_byte(bound_t[model.lut[np.minimum(ebcdic_cps, 0xFFFF)]])  # [256, E x L]
+        self.ebcdic_allowed = np.zeros((len(ebcdic), n_langs), bool)
+        for info in ebcdic:
+            langs = self.enc_langs.get(info.name, self.all_langs)
+            self.ebcdic_allowed[self.ebcdic_row[info.name], langs] = True
+
+    def upper_bounds(self, names: Sequence[str | tuple[str, ...]], hist: np.ndarray) -> np.ndarray:
+        """An upper bound of :meth:`score_many`'s log-likelihood for bytes with histogram ``hist`` read in
+        each single-byte (or EBCDIC) encoding of ``names``, whatever languages it picks.
+
+        Per character it takes the best transition into that character from any predecessor, in the
+        best language the encoding can write; the pair penalties, all <= 0, are left out. Cheap (byte
+        histogram only), it lets the pruning pass skip readings that cannot come within its margin.
+        """
+        if any(isinstance(name, tuple) for name in names):  # identical decodings: the best of them
+            flat = [e for name in names for e in (name if isinstance(name, tuple) else (name,))]
+            each = iter(self.upper_bounds(flat, hist).tolist())
+            return np.array([max(next(each) for _ in (n if isinstance(n, tuple) else (n,))) for n in names])
+        n_langs = len(self.model.languages)
+        out = np.empty(len(names))
+        single = [i for i, name in enumerate(names) if name in self.sb_row]
+        if single:
+            rows = np.array([self.sb_row[names[i]] for i in single], np.intp)
+            low = _weighted_rows(self.bound_low, hist[:128])  # [L]
+            per_pair = _weighted_rows(self.bound_high, hist[128:]) + low[self.sb_pair_lang]
+            out[single] = np.maximum.reduceat(per_pair, self.sb_pair_start)[rows]
+        other = [i for i, name in enumerate(names) if name not in self.sb_row]
+        if other:
+            rows = np.array([self.ebcdic_row[names[i]] for i in other], np.intp)
+            per_lang = _weighted_rows(self.bound_ebcdic, hist).reshape(-1, n_langs)[rows]
+            out[other] = np.where(self.ebcdic_allowed[rows], per_lang, -np.inf).max(axis=1)
+        return out
 
     def histogram_scores(self, names: list[str], hist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Best-language unigram log-likelihood of the input read in each single-byte encoding.
@@ -172,28 +227,35 @@ class Scorer:
         rows = np.array([self.sb_row[name] for name in names], np.intp)
         # ASCII reads the same in every single-byte candidate: its share is one vector over languages
         low = np.flatnonzero(hist[:128])
-        ascii_part = (self.unigram_full[:, self.model.lut[low]] * hist[low].astype(np.float32)).sum(axis=1)
-        high = np.flatnonzero(hist[128:])
-        weights = hist[128 + high].astype(np.float32)
-        high_logp = self.sb_high_logp[rows[:, None], high[None, :]]  # [E, U, L]
-        per_lang = np.einsum("eul,u->le", high_logp, weights) + ascii_part[:, None]  # [L, E]
-        per_lang = np.where(self.sb_allowed[rows].T, per_lang, -np.inf)
-        best = per_lang.argmax(axis=0)
-        return per_lang[best, np.arange(len(rows))], self.primary_script[best]
+        # (rows of the gid-major table: a column gather from the language-major one touched a cache
+        # line per language and character; the product and its sum are the same)
+        ascii_part = (self.unigram_full_t[self.model.lut[low]].T * hist[low].astype(np.float32)).sum(axis=1)
+        per_pair = _weighted_rows(self.sb_high_logp, hist[128:]) + ascii_part[self.sb_pair_lang]
+        best = np.maximum.reduceat(per_pair, self.sb_pair_start)  # per code page
+        # its best language: the first pair (in language order) reaching the maximum
+        at_best = np.flatnonzero(per_pair == np.repeat(best, self.sb_pair_size))
+        first = at_best[np.searchsorted(at_best, self.sb_pair_start)]
+        return best[rows], self.primary_script[self.sb_pair_lang[first[rows]]]
 
     def score(self, text: str, encoding: str | None = None) -> LanguageScore:
         """Best language and log-likelihood of ``text`` (as decoded with ``encoding``, if given)."""
         return self.score_many([text], [encoding])[0]
 
     def score_many(
-        self, texts: list[str], encodings: list[str | None], *, languages: int | None = None
+        self,
+        texts: list[str],
+        encodings: Sequence[str | tuple[str, ...] | None],
+        *,
+        languages: int | Sequence[int] | None = None,
     ) -> list[LanguageScore]:
         """Score several texts (candidate decodings) in one vectorised pass.
 
         All texts are concatenated; a segment index per character keeps them apart. Per text, the
         unigram step picks the :data:`TOP_LANGUAGES` best languages the encoding can write (or
-        ``languages`` of them); the bigram and refinement gathers then run for all texts at once and
-        are summed per segment.
+        ``languages`` of them: one number, or one per text; a tuple of encodings that decode the text
+        alike stands for the languages any of them can write); the bigram and refinement gathers then run
+        for all texts at once and are summed per segment. A text's result does not depend on the
+        other texts of the call: scoring texts together or apart gives the same numbers.
         """
         m = self.model
         out: list[LanguageScore | None] = [None] * len(texts)
@@ -204,55 +266,63 @@ class Scorer:
         if live:
             joined = "".join(texts[i] for i in live)
             cps = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), np.uint32)
-            bmp = np.where(cps > 0xFFFF, _NON_BMP_STANDIN, cps)
+            bmp = np.where(cps > 0xFFFF, _NON_BMP_STANDIN, cps) if cps.max() > 0xFFFF else cps
             g = m.lut[bmp]
             n_seg = len(live)
             lens = np.array([len(texts[i]) for i in live], np.intp)  # all >= 1
-            seg = np.repeat(np.arange(n_seg), lens)
             starts = np.zeros(n_seg, np.intp)
             np.cumsum(lens[:-1], out=starts[1:])
             # 1. unigram likelihood per (text, language) -> top languages per text
             # (no BLAS matmul anywhere: on small shapes its thread start-up costs more than the work)
-            n_g = len(self.unigram_full_t)
-            key = seg * n_g + g
-            if n_seg * n_g <= _BINCOUNT_MAX_RATIO * len(g):
-                # few texts (the final scoring): a histogram gives np.unique's sorted keys and
-                # counts without its sort
-                hist = np.bincount(key, minlength=n_seg * n_g)
-                pairs = np.flatnonzero(hist)  # sorted by segment
-                counts = hist[pairs]
+            # (segment, gid) pairs with their counts, sorted by segment then gid, from one histogram
+            # over the gids actually present (renumbered densely, in gid order: a few hundred to a few
+            # thousand bins per text instead of all gids, and no sort)
+            if n_seg == 1:
+                hist = np.bincount(g)
+                gid_p = np.flatnonzero(hist)
+                counts = hist[gid_p]
+                seg_start = _ZERO_START
             else:
-                pairs, counts = np.unique(key, return_counts=True)  # sorted by segment
+                present = np.zeros(self.n_gids, bool)
+                present[g] = True
+                distinct = np.flatnonzero(present)
+                n_d = len(distinct)
+                seg = np.repeat(np.arange(n_seg), lens)
+                rank = np.empty(self.n_gids, np.intp)
+                rank[distinct] = np.arange(n_d)
+                hist = np.bincount(seg * n_d + rank[g], minlength=n_seg * n_d)
+                pairs = np.flatnonzero(hist)
+                counts = hist[pairs]
+                gid_p = distinct[pairs % n_d]
+                seg_start = np.searchsorted(pairs, np.arange(n_seg) * n_d)
             # letters only: punctuation and symbols are scored below, but their unigram costs differ
             # between languages by how much punctuation each training corpus had, and a dozen curly
             # quotes outweighed 300 letters (Dutch windows-1252 ranked as English, lost to windows-874)
-            gid_p = pairs % n_g
             weight = np.where(self.is_letter_gid[gid_p], counts, 0).astype(np.float32)
             rows = self.unigram_full_t[gid_p] * weight[:, None]  # [P, L]
-            uni = np.add.reduceat(rows, np.searchsorted(pairs // n_g, np.arange(n_seg)), axis=0)  # [S, L]
-            allowed = np.array([self._allowed(encodings[i]) for i in live])  # [S, L]
+            uni = np.add.reduceat(rows, seg_start, axis=0)  # [S, L]
+            allowed = self._allowed([encodings[i] for i in live])  # [S, L]
             uni = np.where(allowed, uni, -np.inf)
-            k = min(languages or _top_languages(len(g)), uni.shape[1])
-            top = np.argsort(-uni, axis=1, kind="stable")[:, :k]  # [S, K]
-            top_ok = np.take_along_axis(uni, top, axis=1) > -np.inf
-            # 2. bigram + refinement for all texts at once, on flat tables with int32 indices
-            # (all K languages in one [K, N] pass; one text, as in the final scoring, broadcasts one
-            # row offset per language instead of repeating it per character)
-            lang_t = np.ascontiguousarray(top.T.astype(np.int32))  # [K, S]
-            if n_seg == 1:
-                row, high = lang_t * np.int32(self.n_gids), lang_t << np.int32(16)  # [K, 1]
+            n_langs = uni.shape[1]
+            if languages is None or isinstance(languages, int):
+                ks = np.full(n_seg, min(languages or top_languages(len(g)), n_langs), np.intp)
             else:
-                row = np.repeat(lang_t * np.int32(self.n_gids), lens, axis=1)  # [K, N]
-                high = np.repeat(lang_t << np.int32(16), lens, axis=1)
-            idx = g.astype(np.int32) + row
-            loc = self.loc_flat[idx].astype(np.int32)
-            prev = np.empty_like(loc)
-            prev[:, 1:] = loc[:, :-1]
-            prev[:, starts] = M.L_SEP
-            tot = self.bigram_flat[(prev << 8) | loc | high] + self.ext_flat[idx]  # [K, N], C order
-            sums = np.empty((n_seg, k), np.float64)
-            for j in range(k):  # one contiguous row per call: the same summation as a 1-D array
-                sums[:, j] = np.add.reduceat(tot[j], starts, dtype=np.float64)
+                ks = np.minimum([languages[i] for i in live], n_langs)
+            k = int(ks.max())
+            top = np.argsort(-uni, axis=1, kind="stable")[:, :k]  # [S, K]
+            top_ok = uni[np.arange(n_seg)[:, None], top] > -np.inf
+            sums = np.full((n_seg, k), -np.inf)
+            # 2. bigram + refinement, one [K, N] pass per run of consecutive texts scored in K languages
+            run_ends = [*np.flatnonzero(ks[1:] != ks[:-1]).tolist(), n_seg - 1]
+            a = 0
+            for b in run_ends:
+                kk = int(ks[a])
+                top_ok[a : b + 1, kk:] = False
+                end = int(starts[b] + lens[b])
+                sums[a : b + 1, :kk] = self._bigram_sums(
+                    g[starts[a] : end], lens[a : b + 1], starts[a : b + 1] - starts[a], top[a : b + 1, :kk]
+                )
+                a = b + 1
             sums = np.where(top_ok, sums, -np.inf)
             best_k = sums.argmax(axis=1)
             best_lang = top[np.arange(n_seg), best_k]
@@ -294,19 +364,89 @@ class Scorer:
             best_score = best_score + (
                 CASE_FLIP_LOGP * n_pair + SCRIPT_SWITCH_LOGP * n_switch + IN_WORD_MARK_LOGP * n_mark
             )
-            for j, i in enumerate(live):
-                n_letters = int(letters[j])
+            for i, lang, score, n_letters, n_known in zip(
+                live, best_lang.tolist(), best_score.tolist(), letters.tolist(), known.tolist(), strict=True
+            ):
                 out[i] = LanguageScore(
-                    m.languages[int(best_lang[j])] if n_letters else None,
-                    float(best_score[j]),
+                    m.languages[lang] if n_letters else None,
+                    score,
                     n_letters,
-                    float(known[j]) / n_letters if n_letters else 0.0,
+                    n_known / n_letters if n_letters else 0.0,
                 )
         return [r for r in out if r is not None]
 
-    def _allowed(self, encoding: str | None) -> np.ndarray:
-        mask = self.enc_allowed.get(encoding) if encoding else None
-        return self.all_allowed if mask is None else mask
+    def _bigram_sums(
+        self, g: np.ndarray, lens: np.ndarray, starts: np.ndarray, top: np.ndarray
+    ) -> np.ndarray:
+        """[S, K] bigram + refinement log-likelihood of each text (``g`` concatenated, ``lens`` long,
+        starting at ``starts``) in each of its ``top`` languages, on flat tables with int32 indices.
+
+        All K languages in one [K, N] pass; one text, as in the final scoring, broadcasts one row
+        offset per language instead of repeating it per character.
+        """
+        n_seg = len(top)
+        lang_t = np.ascontiguousarray(top.T.astype(np.int32))  # [K, S]
+        if n_seg == 1:
+            row, high = lang_t * np.int32(self.n_gids), lang_t << np.int32(16)  # [K, 1]
+        else:
+            row = np.repeat(lang_t * np.int32(self.n_gids), lens, axis=1)  # [K, N]
+            high = np.repeat(lang_t << np.int32(16), lens, axis=1)
+        idx = g.astype(np.int32) + row
+        loc = self.loc_flat[idx].astype(np.int32)
+        prev = np.empty_like(loc)
+        prev[:, 1:] = loc[:, :-1]
+        prev[:, starts] = M.L_SEP
+        pair = self.bigram_q[(prev << 8) | loc | high].astype(np.uint16)
+        pair <<= 8
+        pair |= self.ext_q[idx]
+        tot = self.pair_logp[pair]  # [K, N] float32, C order: bigram + refinement per character
+        return np.add.reduceat(tot, starts, axis=1, dtype=np.float64).T
+
+    def _allowed(self, encodings: list[str | tuple[str, ...] | None]) -> np.ndarray:
+        """[S, L]: the languages each encoding can write; for several encodings (that decode a text
+        identically), the languages any of them can write. (Python integers as bit sets, one NumPy
+        call for all texts.)"""
+        every = self.all_language_bits
+        bits = [
+            every
+            if not enc
+            else self.enc_bits.get(enc, every)
+            if isinstance(enc, str)
+            else functools.reduce(operator.or_, (self.enc_bits.get(e, every) for e in enc))
+            for enc in encodings
+        ]
+        n_bytes = (len(self.model.languages) + 7) // 8
+        packed = np.frombuffer(b"".join(b.to_bytes(n_bytes, "little") for b in bits), np.uint8)
+        unpacked = np.unpackbits(packed.reshape(len(bits), n_bytes), axis=1, bitorder="little")
+        return unpacked[:, : len(self.model.languages)].view(bool)
+
+
+#: byte values present up to which :func:`_weighted_rows` gathers their rows; above it, one pass over
+#: the whole table is cheaper (a speed choice only: both give the same sums)
+_FEW_BYTES = 48
+
+
+def _by_byte(table: np.ndarray) -> np.ndarray:
+    """[E, B, L] per-encoding tables -> [B, E x L], contiguous: one row per byte value."""
+    return np.ascontiguousarray(table.transpose(1, 0, 2).reshape(table.shape[1], -1))
+
+
+def _pairs_by_byte(table: np.ndarray, pair_enc: np.ndarray, pair_lang: np.ndarray) -> np.ndarray:
+    """[E, B, L] per-encoding tables -> [B, pairs], contiguous: one row per byte value, one column
+    per (encoding, language) pair."""
+    return np.ascontiguousarray(table[pair_enc, :, pair_lang].T)
+
+
+def _weighted_rows(table: np.ndarray, hist: np.ndarray) -> np.ndarray:
+    """``sum over b of hist[b] * table[b]`` for a [B, K] float32 table, summed in byte order.
+
+    Only the rows of byte values present when they are few; otherwise the whole table, where absent
+    values add exact zeros (the same sums). No BLAS: its thread start-up costs more than this work.
+    """
+    present = np.flatnonzero(hist)
+    if len(present) <= _FEW_BYTES:
+        return np.einsum("u,uk->k", hist[present].astype(np.float32), table[present])
+    return np.einsum("u,uk->k", hist.astype(np.float32), table)
 
 
 @cache

@@ -32,7 +32,7 @@ class StreamValidator:
 
     @classmethod
     def start(cls, info: EncodingInfo) -> StreamValidator:
-        return cls(info, codecs.getincrementaldecoder(info.pycodec)("strict"))
+        return cls(info, _decoder_class(info.pycodec)("strict"))
 
     def feed(self, block: bytes, offset: int) -> None:
         if self.error_at is not None:
@@ -49,6 +49,12 @@ class StreamValidator:
     @property
     def valid(self) -> bool:
         return self.error_at is None
+
+
+@cache
+def _decoder_class(pycodec: str) -> type[codecs.IncrementalDecoder]:
+    """The codec's incremental decoder class (looked up once per codec, not once per detection)."""
+    return codecs.getincrementaldecoder(pycodec)
 
 
 @cache

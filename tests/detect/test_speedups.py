@@ -1,0 +1,190 @@
+"""The detector's speed-only machinery gives the answers of the plain computation it shortcuts.
+
+Each shortcut is checked against the straightforward path it replaces: the pruning pass's upper bound
+(skipped readings are ones full scoring would have dropped), scoring texts together or apart, the two
+branches of the histogram sums, and the cap on the scored sample (no character split for any
+candidate).
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mojifix.detect import detect, pipeline, scoring
+from mojifix.detect.encodings import REGISTRY
+from mojifix.detect.scoring import _weighted_rows, get_scorer
+from mojifix.textcodec import decode_as
+
+SINGLE_BYTE = [info.name for info in REGISTRY if info.kind in ("single", "ebcdic")]
+
+LONG_INPUTS = [
+    ("这个目录里的文件来自不同的年代，有的用国标码保存，有的用统一码保存。\n" * 30, "gbk"),
+    ("這個目錄裡的檔案來自不同的年代，有的用大五碼儲存。\n" * 30, "big5"),
+    ("Вчера вечером в парке играл оркестр, и жители собрались послушать музыку.\n" * 12, "cp1251"),
+    ("Größere Änderungen am Straßenplan wurden für übermorgen angekündigt.\n" * 12, "cp1252"),
+    ("Το πρωί περπατήσαμε στην παραλία και μετά πήγαμε για καφέ.\n" * 12, "iso8859_7"),
+    ("Příliš žluťoučký kůň úpěl ďábelské ódy, řekl Václav.\n" * 12, "cp852"),
+]
+SHORT_INPUTS = [
+    (
+        "这个目录里的文件来自不同的年代，有的用国标码保存，有的用统一码保存。会议记录放在第二个文件夹里。",
+        "gbk",
+    ),
+    ("昨日は駅前の図書館で新しい本を借りて、公園のベンチでゆっくり読みました。", "cp932"),
+    ("오늘 아침 시장에서 신선한 과일과 채소를 사서 집으로 돌아왔습니다.", "cp949"),
+]
+
+
+def _unbounded(monkeypatch):
+    """The bound test switched off: every reading is scored."""
+    monkeypatch.setattr(pipeline, "_BOUND_SLACK", float("inf"))
+
+
+@pytest.mark.parametrize(("text", "codec"), LONG_INPUTS)
+def test_pruning_bound_changes_nothing(monkeypatch, text, codec):
+    data = text.encode(codec)
+    fast = detect(data)
+    _unbounded(monkeypatch)
+    assert detect(data) == fast
+
+
+@pytest.mark.parametrize(("text", "codec"), SHORT_INPUTS)
+def test_short_input_bound_only_leaves_out_hopeless_readings(monkeypatch, text, codec):
+    data = text.encode(codec)
+    fast = detect(data)
+    _unbounded(monkeypatch)
+    assert detect(data) == fast  # which readings the bound let through first does not matter
+    monkeypatch.setattr(pipeline, "BOUNDED_MIN_CHARS", 10**9)  # every reading scored and reported
+    full = detect(data)
+    assert (fast.encoding, fast.ambiguous) == (full.encoding, full.ambiguous)
+    everyone = {c.encoding: c for c in full.candidates}
+    # every candidate reported is reported identically; those left out were hopeless
+    for cand in fast.candidates:
+        assert everyone[cand.encoding].evidence == cand.evidence
+    left_out = set(everyone) - {c.encoding for c in fast.candidates}
+    assert left_out
+    assert all(everyone[name].confidence < 1e-6 for name in left_out)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    data=st.binary(min_size=1, max_size=300),
+    name=st.sampled_from(SINGLE_BYTE),
+    languages=st.integers(min_value=1, max_value=6),
+)
+def test_upper_bound_is_an_upper_bound(data, name, languages):
+    scorer = get_scorer()
+    info = next(i for i in REGISTRY if i.name == name)
+    text = info.decode(data, "replace")
+    hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
+    bound = scorer.upper_bounds([name], hist)[0]
+    score = scorer.score_many([text], [name], languages=languages)[0].loglik
+    assert score <= bound + pipeline._BOUND_SLACK
+
+
+def test_upper_bound_of_identical_decodings_is_the_best_member():
+    scorer = get_scorer()
+    hist = np.bincount(np.frombuffer("flatskrár Lína".encode("cp861"), np.uint8), minlength=256)
+    each = scorer.upper_bounds(["cp437", "cp861"], hist)
+    assert scorer.upper_bounds([("cp437", "cp861")], hist)[0] == max(each)
+
+
+def test_scoring_together_or_apart_gives_the_same_numbers():
+    scorer = get_scorer()
+    texts = ["Größere Änderungen", "Вчера вечером", "昨日は駅前の図書館で", "x", "Příliš žluťoučký kůň"]
+    encodings = ["windows-1252", "windows-1251", "Shift_JIS", None, ("windows-1250", "ISO-8859-2")]
+    languages = [2, 5, 3, 2, 5]
+    together = scorer.score_many(texts, encodings, languages=languages)
+    apart = [
+        scorer.score_many([t], [e], languages=k)[0]
+        for t, e, k in zip(texts, encodings, languages, strict=True)
+    ]
+    assert together == apart
+
+
+def test_identical_decodings_are_judged_in_any_members_languages():
+    # cp437 and cp861 decode this alike; only cp861 writes Icelandic (the group was read as Latvian
+    # and lost to cp775's "flatskrĀr")
+    text = "flatskrár\nPunktur\nLína\nMarghyrningu"
+    result = detect(text.encode("cp861"))
+    assert result.encoding in ("cp437", "cp861")
+    assert result.best().language == "is"
+
+
+def test_dos_slovak_reads_as_a_dos_page():
+    text = "Súbory Texinfo sú v  .\nSpustite v tomto adresári 'make' na i"
+    data = text.encode("cp852")
+    # the DOS pages that read this alike (cp437, cp852...) are judged in Slovak too; windows-1250's
+    # "SŁbory ... adres\xa0ri" used to win
+    assert decode_as(data, detect(data).encoding) == text
+
+
+@pytest.mark.parametrize("present", [3, 40, 128])
+def test_weighted_rows_branches_agree(present):
+    rng = np.random.default_rng(present)
+    table = rng.normal(size=(128, 50)).astype(np.float32)
+    hist = np.zeros(128, np.int64)
+    hist[rng.choice(128, present, replace=False)] = rng.integers(1, 500, present)
+    dense = np.einsum("u,uk->k", hist.astype(np.float32), table)
+    assert np.array_equal(_weighted_rows(table, hist), dense)
+
+
+def test_histogram_scores_match_a_dense_computation():
+    scorer = get_scorer()
+    data = "Příliš žluťoučký kůň úpěl ďábelské ódy. Вчера вечером ".encode("cp1250", "replace")
+    hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
+    names = [info.name for info in REGISTRY if info.kind == "single"]
+    scores, scripts = scorer.histogram_scores(names, hist)
+    for name, score, script in zip(names, scores.tolist(), scripts.tolist(), strict=True):
+        info = next(i for i in REGISTRY if i.name == name)
+        gids = scorer.model.lut[[ord(c) for c in info.table()]]
+        per_lang = (scorer.unigram_full[:, gids] * hist.astype(np.float32)).sum(axis=1)
+        allowed = scorer.enc_langs.get(name, scorer.all_langs)
+        best = allowed[int(np.argmax(per_lang[allowed]))]
+        assert score == pytest.approx(float(per_lang[best]), abs=1e-2)
+        assert script == scorer.primary_script[best]
+
+
+@pytest.mark.parametrize(
+    ("text", "codec"),
+    [
+        ("昨日は駅前の図書館で新しい本を借りて、公園のベンチでゆっくり読みました。\n" * 400, "cp932"),
+        ("这个目录里的文件来自不同的年代，有的用国标码保存，有的用统一码保存。\n" * 400, "gbk"),
+        ("Το πρωί περπατήσαμε στην παραλία και μετά πήγαμε για καφέ.\n" * 400, "iso8859_7"),
+    ],
+)
+def test_scored_sample_of_dense_text_is_capped_and_splits_no_character(text, codec):
+    data = text.encode(codec)
+    det = pipeline.Detector()
+    det.feed(data)
+    state = det._s
+    det.close()
+    sample, at_end = pipeline._segments(state)
+    extra = (pipeline.SCORE_BYTES // (2 * pipeline.SEGMENT_CONTEXT + 1)) * pipeline.LONG_PIECE
+    assert len(sample) <= pipeline.SCORE_BYTES + pipeline.LONG_PIECE + extra
+    assert len(sample) < len(data) // 10
+    assert not at_end
+    # every piece starts and ends on a character boundary: the strict decoder accepts the whole sample
+    sample.decode(codec)
+
+
+def test_shift_jis_cut_keeps_ascii_range_trail_bytes():
+    # "ソ" is 83 5C in Shift_JIS: a cut that fell between the two bytes would leave a lone lead byte
+    text = ("ソフトウェアの表示" * 300 + "\n") * 3
+    data = text.encode("cp932")
+    det = pipeline.Detector()
+    det.feed(data)
+    state = det._s
+    det.close()
+    sample, _ = pipeline._segments(state)
+    sample.decode("cp932")
+
+
+def test_top_languages_is_what_score_many_uses_by_default():
+    scorer = get_scorer()
+    text = "Größere Änderungen am Straßenplan " * 3
+    k = scoring.top_languages(len(text))
+    assert scorer.score_many([text], ["windows-1252"]) == scorer.score_many(
+        [text], ["windows-1252"], languages=k
+    )
