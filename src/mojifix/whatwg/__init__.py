@@ -58,6 +58,8 @@ _BOMS: tuple[tuple[bytes, str], ...] = (
     (b"\xff\xfe", "UTF-16LE"),
 )
 _OWN_BOM: dict[str, bytes] = {name: bom for bom, name in _BOMS}
+#: The BOMs alone, for one ``bytes.startswith`` call (the decode fast path's BOM sniff).
+_BOM_PREFIXES = tuple(bom for bom, _ in _BOMS)
 
 #: How many suggestions an UnknownEncodingError offers, and how close (difflib ratio) they must be;
 #: 0.6 is difflib's default, which keeps "utf8x" -> "utf8" but drops unrelated labels.
@@ -91,6 +93,8 @@ def _collect_codecs() -> dict[str, WhatwgCodec]:
 
 
 _CODECS = _collect_codecs()
+#: Each codec's bound ``decode``, looked up once instead of on every ``Encoding.decode`` call.
+_DECODERS = {name: codec.decode for name, codec in _CODECS.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +134,13 @@ class Encoding:
         ``errors="strict"`` raises :class:`~mojifix.errors.DecodeError` naming the byte offset and the
         bytes of the first decoder error (offsets count from the start of ``data``, BOM included).
         """
+        if (
+            data.__class__ is bytes
+            and (errors == "replace" or errors == "strict")
+            and (bom == "ignore" or (bom == "sniff" and not data.startswith(_BOM_PREFIXES)))
+        ):
+            # The usual calls, in fewer steps: ``_decode`` where no BOM applies (same checks and codec call).
+            return _DECODERS[self.name](data, errors)
         data = as_bytes(data, "Encoding.decode()")
         return _decode(self, data, errors, bom)[0]
 
@@ -182,6 +193,8 @@ def _decode(encoding: Encoding, data: bytes, errors: str, bom: str) -> tuple[str
     """Decode steps 1-3 (https://encoding.spec.whatwg.org/#decode) under a BOM mode."""
     check_decode_errors(errors)
     _check_bom_mode(bom)
+    if bom == "ignore" or (bom == "sniff" and not data.startswith(_BOM_PREFIXES)):
+        return _CODECS[encoding.name].decode(data, errors), encoding, 0  # no BOM to act on
     used, skip = _bom_for(encoding, data, bom)
     codec = _CODECS[used.name]
     if not skip:
@@ -271,10 +284,23 @@ def lookup(label: str) -> Encoding | None:
 
     https://encoding.spec.whatwg.org/#concept-encoding-get
     """
+    if label.__class__ is str:
+        found = _BY_EXACT_LABEL.get(label)
+        if found is not None:
+            return found
     if not isinstance(label, str):
         raise TypeError(f"lookup() takes a label str such as 'utf-8', not {type(label).__name__}")
     name = LABELS.get(label.strip(_ASCII_WHITESPACE).translate(_ASCII_LOWER))
     return None if name is None else _BY_NAME[name]
+
+
+#: Labels as the standard lists them (already stripped and lowercase) and the encodings' names as the
+#: standard spells them when they are labels too ("Shift_JIS", "Big5"): ``lookup`` answers these with one
+#: dict look-up. Built by running the full ``lookup`` on each, so both ways give the same answer.
+_BY_EXACT_LABEL: dict[str, Encoding] = {}
+_BY_EXACT_LABEL.update(
+    (key, found) for key in [*LABELS, *(name for name, _ in ENCODINGS)] if (found := lookup(key)) is not None
+)
 
 
 def _require(label: str) -> Encoding:

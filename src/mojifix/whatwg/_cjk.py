@@ -37,6 +37,7 @@ import sys
 from array import array
 from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import combinations
 from typing import AnyStr
 
 from mojifix.errors import DecodeError, EncodeError
@@ -62,6 +63,12 @@ PIECE_BYTES = 4096
 #: is then read again and emitted as itself); below 0x30 that holds for all five, so it is the
 #: default; each codec widens it to its own set (``StatelessCjkCodec.sync_bytes``).
 SYNC_BYTES = b"\x00-\x2f"
+
+#: Inputs up to this many bytes are tested for suspect characters with one ``re`` search of the output
+#: (``FastPathPlan.small_prefilter``) instead of the gates and ``in`` scans. Calibrated on the decode
+#: benchmark's Big5, EUC-JP and Shift_JIS text (CPU time of ``_fast``): the search wins by 0.2-0.7 us at
+#: 60 bytes, ties at 250-400 bytes and loses beyond (by 1.2 us for Big5 at 1,000 bytes).
+SMALL_INPUT_BYTES = 320
 
 #: Up to this many distinct first bytes of disagreeing tokens, the input is checked for them (one
 #: ``memchr`` each, about 8 us per MB when absent, less when present) before the output is scanned for
@@ -160,11 +167,34 @@ class FastPathPlan:
     has_suspects: Callable[[str], bool]
     #: True if ``text`` contains a slow character
     has_slow: Callable[[str], bool]
+    #: The facts below are the same, laid out for the per-call fast path (``StatelessCjkCodec._fast``),
+    #: which must cost little on short inputs (see docs/whatwg.md, "Per-call overhead of the decoders").
+    #: The CPython codec's decode function, bound once (``bytes.decode(name)`` normalises and looks up
+    #: the name on every call: about 0.25 us, half of CPython's whole time on 60 bytes).
+    py_decode: Callable[[bytes, str], tuple[str, int]]
+    #: ``slow_sequences`` as ``(character, distinct first bytes as ints, sequences)``: ``int in bytes`` is
+    #: one ``memchr`` without the 0.1 us ``bytes in bytes`` spends on setting up a substring search
+    slow_sequence_checks: tuple[tuple[str, tuple[int, ...], tuple[bytes, ...]], ...]
+    #: the one-pass pattern of every combination of ``slow_sequences`` characters, keyed by the characters
+    #: in ``slow_sequence_checks`` order (compiled with the plan, not per call; see ``MAX_PRECOMPILED``)
+    slow_sequence_patterns: dict[tuple[str, ...], re.Pattern[bytes]]
+    #: True if the standard's decoder maps every ASCII byte to itself and no disagreeing CPython token
+    #: starts with one: ASCII input then decodes as latin-1, with no look-up and no scan
+    ascii_is_identity: bool
+    #: any remap, slow or ``slow_sequences`` character, as one character class: on short inputs
+    #: (``SMALL_INPUT_BYTES``) one search for it replaces every gate and scan when it finds nothing.
+    #: None if there is no such character; a pattern that always matches if one is outside the BMP
+    #: (``re`` tests those slowly; none of the five codecs has one)
+    small_prefilter: re.Pattern[str] | None
     #: the remap and slow characters grouped by the first bytes of the disagreeing CPython tokens that
     #: output them: ``(first bytes, slow characters, remap characters)``; a group is only looked for in
     #: the output if one of its first bytes is in the input. None if there are more than
     #: ``MAX_GATE_BYTES`` first bytes or ``MAX_SCANNED_SUSPECTS`` characters (then ``has_suspects``).
     suspect_groups: tuple[tuple[tuple[bytes, ...], tuple[str, ...], tuple[str, ...]], ...] | None = None
+    #: ``suspect_groups`` as ``(first byte as an int, slow characters, (character, replacement) pairs)``,
+    #: one entry per first byte (a group with several first bytes is repeated: its scans may then run
+    #: twice, and a second ``str.replace`` finds nothing; every group has one first byte in practice)
+    gates: tuple[tuple[int, tuple[str, ...], tuple[tuple[str, str], ...]], ...] | None = None
 
 
 def presence_test(items: Iterable[AnyStr]) -> Callable[[AnyStr], bool]:
@@ -325,7 +355,67 @@ def build_plan(
         has_suspects=presence_test(slow | set(remap)),
         has_slow=presence_test(slow),
         suspect_groups=suspect_groups,
+        py_decode=codecs.lookup(py_codec).decode,
+        slow_sequence_checks=tuple(
+            (char, tuple(sorted({seq[0] for seq in seqs})), tuple(sorted(seqs)))
+            for char, seqs in slow_sequences.items()
+        ),
+        slow_sequence_patterns=_slow_sequence_patterns(slow_sequences),
+        gates=None
+        if suspect_groups is None
+        else tuple(
+            (lead[0], slow_chars, tuple((char, remap[char]) for char in remap_chars))
+            for leads, slow_chars, remap_chars in suspect_groups
+            for lead in leads
+        ),
+        ascii_is_identity=_ascii_is_identity(step, disagreed),
+        small_prefilter=_small_prefilter({*remap, *slow, *slow_sequences}),
     )
+
+
+def _small_prefilter(suspects: set[str]) -> re.Pattern[str] | None:
+    """``FastPathPlan.small_prefilter`` for these characters (a pattern that always matches if one is
+    outside the BMP: then the gates and scans always run)."""
+    if not suspects:
+        return None
+    if any(ord(char) > 0xFFFF for char in suspects):
+        return re.compile("")
+    return char_class(suspects)
+
+
+#: Up to this many ``slow_sequences`` characters, the pattern of every combination of them is compiled
+#: when the plan is built (2**n - 1 patterns: at most 15, a few ms once; Big5 has 2 characters, EUC-JP 1);
+#: beyond, on each call that needs one (as before this table existed: a join and ``re``'s cache).
+MAX_PRECOMPILED = 4
+
+
+def _slow_sequence_patterns(
+    slow_sequences: dict[str, set[bytes]],
+) -> dict[tuple[str, ...], re.Pattern[bytes]]:
+    """``sequence_pattern`` of the sequences of each combination of characters (``MAX_PRECOMPILED``)."""
+    chars = list(slow_sequences)
+    if len(chars) > MAX_PRECOMPILED:
+        return {}
+    return {
+        combo: sequence_pattern(seq for char in combo for seq in slow_sequences[char])
+        for size in range(1, len(chars) + 1)
+        for combo in combinations(chars, size)
+    }
+
+
+def _ascii_is_identity(step: Step, disagreed: list[tuple[bytes, str, str | None]]) -> bool:
+    """Whether all-ASCII input decodes to itself, in the standard and in CPython plus the fix-ups.
+
+    The standard's side: each ASCII byte is one item, itself, whatever follows it (the step is tried
+    at the end of the input and before every byte). CPython's side: no disagreeing token starts with
+    an ASCII byte, so on ASCII input every CPython token agrees with the standard.
+    """
+    for byte in range(0x80):
+        for after in (b"", *map(bytes.fromhex, ("00", "41", "80", "a1", "ff"))):
+            data = bytes((byte,)) + after
+            if step(data, 0, len(data)) != (chr(byte), 1):
+                return False
+    return all(seq[0] >= 0x80 for seq, _, _ in disagreed)
 
 
 def _suspect_groups(
@@ -662,25 +752,50 @@ class StatelessCjkCodec(WhatwgCodec):
         return self._plan
 
     def _fast(self, data: bytes, handler: str) -> str | None:
-        """Fast-path decode; None if the text needs the exact path."""
-        plan = self.plan
-        text = data.decode(plan.py_codec, handler)
-        suspected: list[bytes] = []
-        for char, seqs in plan.slow_sequences.items():
+        """Fast-path decode; None if the text needs the exact path.
+
+        Written for a small fixed cost per call (short inputs are common: one web page, one file, one
+        detector candidate): plain loops over precomputed tuples, ``int in bytes`` gates, no generator
+        or set built per call (each ``any(...)`` costs about 0.2 us); see ``FastPathPlan.gates``.
+        """
+        plan = self._plan if self._plan is not None else self.plan
+        text = plan.py_decode(data, handler)[0]
+        if len(data) <= SMALL_INPUT_BYTES and (
+            plan.small_prefilter is None or plan.small_prefilter.search(text) is None
+        ):
+            # exact: every check below needs one of these characters in ``text`` to change anything
+            return text
+        hits: list[str] | None = None
+        for char, leads, _ in plan.slow_sequence_checks:
             # first bytes (one memchr each, often absent), then the character
-            if any(seq[:1] in data for seq in seqs) and char in text:
-                suspected.extend(seqs)
-        if suspected and sequence_pattern(suspected).search(data) is not None:
-            return None
-        if plan.suspect_groups is not None:
-            present: list[str] = []  # each remap character is looked for once (``in``: see ``replace_each``)
-            for leads, slow_chars, remap_chars in plan.suspect_groups:
-                if any(lead in data for lead in leads):  # one memchr each (see ``_suspect_groups``)
-                    if any(c in text for c in slow_chars):
-                        return None
-                    present.extend(c for c in remap_chars if c in text)
-            for char in present:  # as ``replace_each``: no replacement is itself a remap character
-                text = text.replace(char, plan.remap[ord(char)])
+            for lead in leads:
+                if lead in data:
+                    if char in text:
+                        if hits is None:
+                            hits = [char]
+                        else:
+                            hits.append(char)
+                    break
+        if hits is not None:
+            pattern = plan.slow_sequence_patterns.get(tuple(hits))
+            if pattern is None:  # more characters than ``MAX_PRECOMPILED``
+                seqs = {char: seqs for char, _, seqs in plan.slow_sequence_checks}
+                pattern = sequence_pattern(seq for char in hits for seq in seqs[char])
+            if pattern.search(data) is not None:
+                return None
+        gates = plan.gates
+        if gates is not None:
+            present: list[tuple[str, str]] = []  # each remap character looked for once (``replace_each``)
+            for lead, slow_chars, remaps in gates:
+                if lead in data:  # one memchr (see ``_suspect_groups``)
+                    for char in slow_chars:
+                        if char in text:
+                            return None
+                    for pair in remaps:
+                        if pair[0] in text:
+                            present.append(pair)
+            for char, replacement in present:  # as ``replace_each``: no replacement is a remap character
+                text = text.replace(char, replacement)
             return text
         if plan.has_suspects(text):
             if plan.has_slow(text):
@@ -690,18 +805,23 @@ class StatelessCjkCodec(WhatwgCodec):
 
     def decode(self, data: bytes, errors: str = "replace") -> str:
         """The standard's decoder over all of ``data``, at C speed where CPython agrees."""
-        data = as_bytes(data)
-        if errors == "replace":
-            text = self._fast(data, self.plan.replace_handler)
-            return text if text is not None else self._exact(data, "replace")
-        if errors != "strict":
+        if data.__class__ is not bytes:
+            data = as_bytes(data)
+        if errors != "replace" and errors != "strict":
             raise ValueError(f"errors must be 'replace' or 'strict', not {errors!r}")
+        plan = self._plan if self._plan is not None else self.plan
+        if plan.ascii_is_identity and data.isascii():
+            # either error mode: ASCII has no decoder error here (``FastPathPlan.ascii_is_identity``)
+            return data.decode("latin-1")
+        if errors == "replace":
+            text = self._fast(data, plan.replace_handler)
+            return text if text is not None else self._exact(data, "replace")
         try:
-            text = self._fast(data, self.plan.strict_handler)
+            text = self._fast(data, plan.strict_handler)
         except DecodeError as exc:
             # The handler found an error at a CPython-synchronised boundary; it is the first error
             # unless CPython accepted something wrong before it (then the exact path finds it).
-            if self._fast(data[: exc.start], self.plan.replace_handler) is not None:
+            if self._fast(data[: exc.start], plan.replace_handler) is not None:
                 raise DecodeError(self.name, data, exc.start, exc.end, exc.reason) from None
             text = None
         return text if text is not None else self._exact(data, "strict")
