@@ -19,6 +19,7 @@ common legacy form: ``<meta http-equiv="Content-Type" content="...; charset=..."
 from __future__ import annotations
 
 import argparse
+import logging
 import random
 import statistics
 import time
@@ -125,6 +126,10 @@ def tools() -> dict[str, Callable[[bytes, str, str], str]]:
     from w3lib.encoding import html_to_unicode
 
     from mojifix import decode_html
+
+    # bs4 logs a warning each time it falls back to U+FFFD replacement (traps table, every repeat);
+    # the "same text as mojifix" column already shows those pages
+    logging.getLogger("bs4").setLevel(logging.ERROR)
 
     def mojifix_(body: bytes, content_type: str, url: str) -> str:
         # decode_html as a scraper calls it: header value, body, URL.
