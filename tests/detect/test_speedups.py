@@ -188,3 +188,31 @@ def test_top_languages_is_what_score_many_uses_by_default():
     assert scorer.score_many([text], ["windows-1252"]) == scorer.score_many(
         [text], ["windows-1252"], languages=k
     )
+
+
+def test_extra_windows_never_start_inside_a_multibyte_character() -> None:
+    """Dense GBK text (no byte below 0x30 for hundreds of bytes) with a byte value that first occurs
+    late, as the trail byte of a character at an odd offset: the window added for that value must not
+    start on a trail byte (a misaligned window reads as other, wrong characters in the true encoding),
+    so every piece of the scored sample decodes, as GBK, to a piece of the original text."""
+    from mojifix.detect.pipeline import Detector, _segments
+
+    common = (
+        "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就"
+        "分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经"
+    )
+    # a first paragraph past the 2 KB scoring budget (cut at its line feed), then a long dense one
+    prefix = (common * 40)[:1100] + "\n" + (common * 40)[:1500]
+    seen = set(prefix.encode("gbk"))
+    rare = next(
+        ch
+        for ch in (chr(c) for c in range(0x4E00, 0x9FA6))
+        if len(b := ch.encode("gbk", "ignore")) == 2 and b[0] in seen and b[1] >= 0x80 and b[1] not in seen
+    )
+    text = prefix + rare + common * 3
+    data = text.encode("gbk")
+    det = Detector()
+    det.feed(data).close()
+    out, _ = _segments(det._s)
+    for piece in out.split(b"\n"):
+        assert piece.decode("gbk") in text

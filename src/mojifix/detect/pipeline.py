@@ -488,7 +488,13 @@ def _segments(s: _State) -> tuple[bytes, bool]:
             if (k, i) == last_taken:  # behind the cut of the last piece taken
                 a = cut_end
             if b - a > LONG_PIECE:
-                lo = max(_safe_cut_before(runs[r], at - ctx), a)
+                cut = _safe_cut_before(runs[r], at - ctx, a)
+                if cut is None:
+                    # dense multi-byte text with no safe byte near: a window starting anywhere else
+                    # could begin on a trail byte and misread the true encoding; the first pieces
+                    # already hold thousands of its bytes, so this value goes without a window
+                    break
+                lo = cut
                 hi = min(_safe_cut_after(runs[r], at + ctx, b), b)
                 if (k, i) in extra:  # several missing values in one long piece: one span over them
                     lo, hi = min(lo, extra[k, i][1]), max(hi, extra[k, i][2])
@@ -517,14 +523,17 @@ def _safe_cut_after(run: bytes, at: int, limit: int) -> int:
     return m.end() if m else limit
 
 
-def _safe_cut_before(run: bytes, at: int) -> int:
-    """Start of a span: the last byte below 0x30 at or before ``at`` (0 if none; see
-    :func:`_safe_cut_after`). Searches back at most :data:`LONG_PIECE` bytes."""
-    lo = max(at - LONG_PIECE, 0)
+def _safe_cut_before(run: bytes, at: int, floor: int) -> int | None:
+    """Start of a span: the last byte below 0x30 at or before ``at`` (see :func:`_safe_cut_after`),
+    searching back at most :data:`LONG_PIECE` bytes and never below ``floor`` (a piece start, itself a
+    safe place, returned when the search reaches it); None when there is no safe place in reach."""
+    lo = max(at - LONG_PIECE, floor)
     i = min(at, len(run) - 1)
     while i >= lo and run[i] >= 0x30:
         i -= 1
-    return i if i >= lo else lo
+    if i >= lo:
+        return i
+    return floor if lo == floor else None
 
 
 def _decode_for_scoring(info: EncodingInfo, data: bytes, at_end: bool) -> str:
