@@ -93,6 +93,40 @@ def dense_big5_bytes(megabytes: float) -> bytes:
     return encoding.encode("".join(out))
 
 
+def traditional_big5_bytes(megabytes: float) -> bytes:
+    """Big5 from real Traditional Chinese sentences: the zh_Hant/zh_TW translation catalogs installed with
+    Django and Sphinx (test dependencies), messages drawn in a fixed pseudo-random order, one per line.
+
+    wordfreq's "zh" list (the "Big5" row) is Simplified Chinese, so that row's text is Simplified words
+    that happen to be encodable in Big5 (HKSCS included): about 1,000 of them per MB are sequences
+    CPython's big5hkscs lacks (无 alone 885), each an error-handler call. Text written in Big5 is
+    Traditional Chinese; this row measures that case.
+    """
+    import re
+    from pathlib import Path
+
+    import django
+    import sphinx
+
+    files = sorted(Path(django.__file__).parent.glob("**/zh_Hant/LC_MESSAGES/*.po"))
+    files += sorted(Path(sphinx.__file__).parent.glob("**/zh_TW/LC_MESSAGES/*.po"))
+    encoding = lookup("Big5")
+    messages = []
+    for path in files:
+        for m in re.finditer(r'msgstr(?:\[\d\])? "(.+)"', path.read_text(encoding="utf-8")):
+            text = m.group(1).replace("\\n", "\n").replace('\\"', '"')
+            if not text.isascii():
+                try:
+                    messages.append(encoding.encode(text))
+                except UnicodeEncodeError:
+                    continue
+    rng = random.Random(SEED)
+    out = bytearray()
+    while len(out) < int(megabytes * 1_000_000):
+        out += rng.choice(messages) + b"\n"
+    return bytes(out)
+
+
 def best_mb_per_s(fns: list[Callable[[], object]], size: int, repeat: int) -> list[float]:
     """Best (least disturbed) of ``repeat`` timed runs of each function, as MB/s.
 
@@ -138,6 +172,7 @@ def main() -> None:
         (name, name, partial(realistic_bytes, name, language, joiner), codec)
         for name, language, codec, joiner in CASES
     ]
+    cases.append(("Big5 Hant", "Big5", traditional_big5_bytes, "big5hkscs"))  # real Traditional Chinese
     cases.append(("Big5 A1-A2", "Big5", dense_big5_bytes, "big5hkscs"))  # text dense in rows 0xA1-0xA2
     for row, name, build, python_codec in cases:
         if args.only and name not in args.only and row not in args.only:
