@@ -216,3 +216,144 @@ def test_extra_windows_never_start_inside_a_multibyte_character() -> None:
     out, _ = _segments(det._s)
     for piece in out.split(b"\n"):
         assert piece.decode("gbk") in text
+
+
+# ---- per-call cost of short input (fast paths and memos: the same results as the general path) -------
+SCORE_MANY_CASES = [
+    (["Größere Änderungen", "Вчера вечером", "x", "Příliš žluťoučký"], [None, "windows-1251", None, None]),
+    (["héllo wörld", "hÚllo w÷rld", "hщllo wцrld"], ["windows-1252", ("cp437", "cp850"), "windows-1251"]),
+    (["昨日は駅前の図書館で" * 30, "Το πρωί περπατήσαμε" * 20], ["Shift_JIS", "ISO-8859-7"]),
+]
+
+
+@pytest.mark.parametrize(("texts", "encodings"), SCORE_MANY_CASES)
+@pytest.mark.parametrize("languages", [None, 2, 5])
+def test_sorted_pairs_path_matches_the_histogram_path(monkeypatch, texts, encodings, languages):
+    scorer = get_scorer()
+    monkeypatch.setattr(scoring, "_SORT_PAIRS_MAX", 10**9)
+    by_sort = scorer.score_many(texts, encodings, languages=languages)
+    monkeypatch.setattr(scoring, "_SORT_PAIRS_MAX", 0)
+    by_histogram = scorer.score_many(texts, encodings, languages=languages)
+    assert by_sort == by_histogram
+    assert any(r.language for r in by_sort)  # (the inputs do get scored as some language)
+
+
+def test_allowed_memo_gives_the_computed_rows_and_stays_bounded(monkeypatch):
+    scorer = get_scorer()
+    keys = [("windows-1252", ("cp437", "cp861"), None), ("Shift_JIS",), (("KOI8-R", "KOI8-U"), "GBK")]
+    for key in keys:
+        first = scorer._allowed(list(key))
+        assert np.array_equal(first, scorer._allowed_rows(list(key)))
+        assert scorer._allowed(list(key)) is first  # memoised
+        assert not first.flags.writeable  # callers cannot change what later calls get
+    assert not scorer._allowed(["Shift_JIS"])[0].all()  # Shift_JIS does not write every language
+    monkeypatch.setattr(scoring, "MEMO_ENTRIES", 2)
+    monkeypatch.setattr(scorer, "_allowed_memo", {})  # (a fresh memo: other tests filled the shared one)
+    for name in ("windows-1250", "windows-1253", "windows-1254"):
+        assert np.array_equal(scorer._allowed([name]), scorer._allowed_rows([name]))
+        assert 1 <= len(scorer._allowed_memo) <= 2
+
+
+def test_code_page_rows_are_the_registry_rows():
+    scorer = get_scorer()
+    names = [info.name for info in REGISTRY if info.kind == "single"][::3]
+    rows = scorer.code_page_rows(names)
+    assert rows.tolist() == [scorer.sb_row[n] for n in names]
+    assert scorer.code_page_rows(list(names)) is rows
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=255), min_size=1, max_size=40))
+def test_single_byte_invalid_bits_match_single_byte_validity(values):
+    from mojifix.detect import validity
+
+    hist = np.bincount(np.array(values, np.intp), minlength=256)
+    valid = validity.single_byte_validity(hist)
+    bad = validity.single_byte_invalid(hist.tolist())
+    assert {n: not (bad >> validity.single_byte_row(n) & 1) for n in valid} == valid
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(min_size=1, max_size=200))
+def test_ebcdic_test_on_integers_matches_the_array_formula(data):
+    hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
+    n = len(data)
+    ranges = ((0x81, 0x89), (0x91, 0x99), (0xA2, 0xA9), (0xC1, 0xC9), (0xD1, 0xD9), (0xE2, 0xE9))
+    letters = [b for lo, hi in ranges for b in range(lo, hi + 1)]
+    expected = bool(
+        hist[0x40] >= pipeline.EBCDIC_SPACE_SHARE * n
+        or hist[letters].sum() >= pipeline.EBCDIC_LETTER_SHARE * n
+        or hist[0x61:0x7B].sum() + hist[0x20] < pipeline.ASCII_LIKE_SHARE * n
+    )
+    assert pipeline._ebcdic_like(hist.tolist(), n) == expected
+
+
+@pytest.mark.parametrize("tld", [None, "", "ru", ".RU.", "co.kr", "jp", "example", "cz"])
+def test_customary_encodings_are_those_the_tld_prior_boosts(tld):
+    from mojifix.detect import priors
+
+    boosted = priors.customary(tld)
+    for info in REGISTRY:
+        assert priors.tld_prior(info.name, tld) == (priors.TLD_BOOST if info.name in boosted else 0.0)
+
+
+def test_shortlist_of_ascii_only_pieces_keeps_every_code_page():
+    # no byte >= 0x80 in the scored bytes: every code page reads them alike (zero-width readings)
+    scorer = get_scorer()
+    survivors = [(info, "") for info in REGISTRY if info.kind in ("single", "multi")]
+    hist = np.bincount(np.frombuffer(b"plain ASCII text, nothing else", np.uint8), minlength=256)
+    kept = pipeline._shortlist(scorer, survivors, hist)
+    assert {i.name for i, _ in kept} >= pipeline.ALWAYS_SCORED
+    assert all(i.kind == "single" or (i, "") in kept for i, _ in survivors)
+
+
+BOUNDED_INPUTS = [
+    *SHORT_INPUTS,
+    ("<p>\ub611 \ud74f \ubdc1! 오늘의 일기입니다. 방가하의 즐거운 이야기, 그리고</p>", "cp949"),
+    # Hungarian with a valid Big5/GBK reading: single-byte and multi-byte readings together
+    (
+        'átirányítva innen\nAbszolút útvonal legyen, a domain név nélkül. Például: "/cikk/keres/".\n'
+        "átirányítva ide\nLehet abszolút útvonal is (mint feljebb), vag",
+        "cp1252",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "codec"), BOUNDED_INPUTS)
+def test_short_input_scored_in_one_call_keeps_what_the_bound_keeps(monkeypatch, text, codec):
+    data = text.encode(codec)
+    calls = []
+    real = pipeline._score_bounded
+    monkeypatch.setattr(pipeline, "_score_bounded", lambda *a: calls.append(1) or real(*a))
+    one_call = detect(data)
+    monkeypatch.setattr(pipeline, "BOUNDED_ONE_CALL_CHARS", 0)  # the bound test, in one or two calls
+    assert detect(data) == one_call
+    assert calls  # the inputs do take the short-input bound path
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.binary(min_size=1, max_size=60).map(lambda b: bytes(x & 0x7F for x in b)),
+            st.binary(max_size=4),
+        ),
+        max_size=12,
+    )
+)
+def test_short_sample_pieces_match_the_array_path(parts):
+    data = b"".join(parts)[: pipeline.SHORT_SAMPLE]
+    det = pipeline.Detector()
+    det.feed(data)
+    state = det._s
+    det.close()
+    if not state.sample:
+        return
+    short = pipeline._segments(state)
+    saved = pipeline.SHORT_SAMPLE
+    try:
+        pipeline.SHORT_SAMPLE = -1  # (every sample through the general path)
+        general = pipeline._segments(state)
+    finally:
+        pipeline.SHORT_SAMPLE = saved
+    assert short == general

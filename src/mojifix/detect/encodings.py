@@ -199,7 +199,13 @@ def canonical_name(name: str) -> str:
 
 def candidates_for(domain: str, restrict: frozenset[str] | None = None) -> tuple[EncodingInfo, ...]:
     """The encodings allowed for ``domain`` ("web" or "file"), optionally restricted to ``restrict``."""
-    out = tuple(info for info in REGISTRY if domain == "file" or info.web)
+    out = _domain_candidates(domain)
     if restrict is not None:
         out = tuple(info for info in out if info.name in restrict)
     return out
+
+
+@cache
+def _domain_candidates(domain: str) -> tuple[EncodingInfo, ...]:
+    """:func:`candidates_for` without a restriction (the registry is fixed: computed once per domain)."""
+    return tuple(info for info in REGISTRY if domain == "file" or info.web)

@@ -66,6 +66,11 @@ PRUNE_BOUND_EXCESS = 1.5
 #: in all: below it, the bound (loose by 1-4 nats per character) let nearly every reading through on
 #: the benchmark and cost a second scoring call (a speed choice only)
 BOUNDED_MIN_CHARS = 1000
+#: ... and below this many characters of readings in all, every reading is scored in one call and the
+#: bound is not used (the readings kept are the same): on such input the bound let the rest through in
+#: a second call in 77% of the benchmark's cases, and a call's fixed cost (~150-250 us) is more than
+#: scoring the few hundred characters of the readings it would have skipped (a speed choice only)
+BOUNDED_ONE_CALL_CHARS = 4000
 #: nats added to an upper bound before comparing: both sums are float32 per character, and their
 #: rounding differs by far less than this on the prefix (a speed-only safety margin)
 _BOUND_SLACK = 1.0
@@ -87,19 +92,25 @@ EBCDIC_LETTER_SHARE = 0.5
 #: ... or when ASCII lower-case letters and spaces are under this share (EBCDIC Greek word lists have
 #: neither many 0x40 nor Latin EBCDIC letters; ASCII-family prose has 60%+ of them).
 ASCII_LIKE_SHARE = 0.2
-_ASCII_LOWER = np.arange(0x61, 0x7B)
-_EBCDIC_LETTERS = np.array(
-    [b for lo, hi in ((0x81, 0x89), (0x91, 0x99), (0xA2, 0xA9), (0xC1, 0xC9), (0xD1, 0xD9), (0xE2, 0xE9))
-     for b in range(lo, hi + 1)]
-)  # fmt: skip
+_ASCII_LOWER = slice(0x61, 0x7B)
+#: EBCDIC letter byte ranges, as slices of the byte histogram (0x81-0x89, 0x91-0x99, 0xA2-0xA9, ...)
+_EBCDIC_LETTERS = tuple(
+    slice(lo, hi + 1)
+    for lo, hi in ((0x81, 0x89), (0x91, 0x99), (0xA2, 0xA9), (0xC1, 0xC9), (0xD1, 0xD9), (0xE2, 0xE9))
+)
 #: zero-free input is read as UTF-16 by content (stage 3b) only when space, LF and CR bytes are at most
 #: this share of it: legacy 8-bit text is ~15% spaces and line breaks, while in pure CJK UTF-16 these
 #: bytes occur only as halves of code units (U+201C “ is 1C 20; ~1% of bytes in Chinese prose). Saves
 #: the content check on nearly every legacy file.
 UTF16_MAX_SPACE_SHARE = 0.05
-_LINE_AND_SPACE = np.array([0x0A, 0x0D, 0x20])
+_LINE_AND_SPACE = (0x0A, 0x0D, 0x20)
 #: a byte that can be cut next to without splitting a character in any candidate (see _safe_cut_after)
 _SAFE_BYTE = re.compile(rb"[\x00-\x2f]")
+#: a sample of one run up to this many bytes is cut into pieces by :func:`_segments_short` (a regular
+#: expression over the bytes: fewer calls than the NumPy path on short input, slower on long Latin
+#: text with a non-ASCII letter every few bytes). A speed choice: both give the same pieces
+SHORT_SAMPLE = 256
+_NON_ASCII_RUN = re.compile(rb"[\x80-\xff]+")
 #: pieces longer than this (dense non-ASCII text) contribute only a window of context around a byte
 #: value that the first pieces lack, not the whole piece: four times a one-character piece
 LONG_PIECE = 4 * (2 * SEGMENT_CONTEXT + 1)
@@ -107,6 +118,12 @@ LONG_PIECE = 4 * (2 * SEGMENT_CONTEXT + 1)
 #: UTF-16/32 structure, escape sequences): these are near-certain, but not proofs.
 STRUCTURAL_CONFIDENCE = 0.99
 
+
+#: a candidate that decodes every byte, with the detail of its validity evidence; None for a single-byte
+#: code page, whose detail (always the same sentence) is written only if it reaches the result
+_Survivor = tuple[EncodingInfo, str | None]
+#: kinds of encoding validated by running their strict incremental decoder over every block
+_STREAMED_KINDS = frozenset({"multi", "utf16", "utf32", "escape"})
 
 _PYCODEC = {
     "UTF-16LE": "utf-16-le",
@@ -158,9 +175,8 @@ class Detector:
         restrict = frozenset(canonical_name(c) for c in candidates) if candidates is not None else None
         allowed = candidates_for(domain, restrict)
         self._s = _State(domain=domain, tld=tld, allowed=allowed, max_bytes=max_bytes)
-        for info in allowed:
-            if info.kind in ("multi", "utf16", "utf32", "escape"):
-                self._s.validators[info.name] = validity.StreamValidator.start(info)
+        start = validity.StreamValidator.start
+        self._s.validators = {info.name: start(info) for info in allowed if info.kind in _STREAMED_KINDS}
 
     def feed(self, chunk: bytes | bytearray | memoryview) -> Detector:
         """Add the next piece of input; returns self so calls can chain."""
@@ -264,8 +280,12 @@ def _decide(s: _State) -> Detection:
     magic = binary.signature(s.head)
     if magic is not None:
         return _binary(n, f"starts with the signature of {magic}")
+    # the histogram as Python integers: the tests below each read a few of its 256 counts, and
+    # Python reads them faster than NumPy calls on short input (computed once per call)
+    counts = s.hist.tolist()
+    ebcdic_like = _ebcdic_like(counts, n)
     if guess is None:
-        bin_ev = binary.binary_evidence(s.hist, n, ebcdic_like=_ebcdic_like(s.hist, n))
+        bin_ev = binary.binary_evidence(s.hist, n, ebcdic_like=ebcdic_like)
     else:  # UTF-16/32 text has control-range *bytes* (Cyrillic U+04xx -> 0x04): judge the decoded text
         bin_ev = binary.decoded_binary_evidence(s.head.decode(_PYCODEC[guess[0]], "replace"))
     # 3b. UTF-16 by content: no zero byte at all (pure CJK, or Cyrillic/Greek whose bytes look binary),
@@ -281,7 +301,7 @@ def _decide(s: _State) -> Detection:
         if guess is not None and reading is not None and reading.per_char < structure.CONTENT_MIN_SCORE:
             # a few zeros, but neither byte order reads as text: random or binary data
             guess = None
-            bin_ev = binary.binary_evidence(s.hist, n, ebcdic_like=_ebcdic_like(s.hist, n))
+            bin_ev = binary.binary_evidence(s.hist, n, ebcdic_like=ebcdic_like)
     if bin_ev is not None:
         return _binary(n, bin_ev[1], bin_ev[0])
     if guess is not None:
@@ -293,7 +313,7 @@ def _decide(s: _State) -> Detection:
 
     names = _allowed_names(s)
     # 4 + 6. ASCII, unless an escape-sequence encoding announces itself
-    if ascii.is_ascii(s.hist):
+    if not any(counts[128:]):  # ascii.is_ascii on the histogram's integers
         for name, marker in escape.escape_candidates(s.head):
             v = s.validators.get(name)
             if v is not None and v.valid:
@@ -316,7 +336,7 @@ def _decide(s: _State) -> Detection:
                          evidence=(ev,))  # fmt: skip
     # 3b (continued). UTF-16 without any zero byte and without a binary look: pure CJK text (every
     # code unit outside U+0000-U+00FF), or legacy CJK/8-bit text, which reads as scattered code points
-    if not s.hist[0] and s.hist[_LINE_AND_SPACE].sum() <= UTF16_MAX_SPACE_SHARE * n:
+    if not counts[0] and sum(counts[b] for b in _LINE_AND_SPACE) <= UTF16_MAX_SPACE_SHARE * n:
         reading = _utf16_content(s)
         if reading is not None and reading.is_text:
             return _utf16_detection(n, reading)
@@ -326,18 +346,17 @@ def _decide(s: _State) -> Detection:
 
     # 7. validity filter
     # (encoding, validity detail): the Evidence is built only for candidates that reach the result
-    survivors: list[tuple[EncodingInfo, str]] = []
+    survivors: list[_Survivor] = []
     n_bytes = f"{n:,}"
-    valid_single = validity.single_byte_validity(s.hist)
-    ebcdic_like = _ebcdic_like(s.hist, n)
+    invalid_single = validity.single_byte_invalid(counts)
     for info in s.allowed:
         if info.kind in ("utf8", "escape"):
             continue
         if info.kind in ("single", "ebcdic"):
             if info.kind == "ebcdic" and not ebcdic_like:
                 continue
-            if valid_single[info.name]:
-                survivors.append((info, f"all {n_bytes} bytes: every byte value defined in {info.name}"))
+            if not invalid_single >> validity.single_byte_row(info.name) & 1:
+                survivors.append((info, None))  # (detail: _single_byte_detail, if it is reported)
             continue
         if info.kind in ("utf16", "utf32"):
             continue  # decided by their zero-byte structure (stage 3), never by statistics
@@ -374,6 +393,11 @@ def _decide(s: _State) -> Detection:
     return Detection(cands, "text", amb, None, n, tuple(global_ev))
 
 
+def _single_byte_detail(n: int, info: EncodingInfo) -> str:
+    """The validity evidence of a single-byte code page that decodes all ``n`` bytes."""
+    return f"all {n:,} bytes: every byte value defined in {info.name}"
+
+
 def _utf16_detection(n: int, reading: structure.ContentReading) -> Detection:
     other = "invalid" if reading.other is None else f"{reading.other:.1f} nats/char"
     detail = (
@@ -407,12 +431,13 @@ def _utf16_content(s: _State) -> structure.ContentReading | None:
     return structure.utf16_by_content(texts, lambda ts: scorer.score_many(ts, [None] * len(ts)))
 
 
-def _ebcdic_like(hist: np.ndarray, n: int) -> bool:
-    """Whether EBCDIC candidates are worth considering (see :data:`EBCDIC_SPACE_SHARE`)."""
+def _ebcdic_like(counts: list[int], n: int) -> bool:
+    """Whether EBCDIC candidates are worth considering (see :data:`EBCDIC_SPACE_SHARE`), from the byte
+    histogram as a list of integers."""
     return bool(
-        hist[0x40] >= EBCDIC_SPACE_SHARE * n
-        or hist[_EBCDIC_LETTERS].sum() >= EBCDIC_LETTER_SHARE * n
-        or hist[_ASCII_LOWER].sum() + hist[0x20] < ASCII_LIKE_SHARE * n
+        counts[0x40] >= EBCDIC_SPACE_SHARE * n
+        or sum(sum(counts[r]) for r in _EBCDIC_LETTERS) >= EBCDIC_LETTER_SHARE * n
+        or sum(counts[_ASCII_LOWER]) + counts[0x20] < ASCII_LIKE_SHARE * n
     )
 
 
@@ -442,6 +467,8 @@ def _segments(s: _State) -> tuple[bytes, bool]:
             runs.append(block)
         last_end = offset + len(block)
     ctx = SEGMENT_CONTEXT
+    if len(runs) == 1 and len(runs[0]) <= SHORT_SAMPLE:
+        return _segments_short(runs[0], last_end == s.total)
     # pieces per run, as arrays (start, end), in input order; only the first few become Python values
     per_run: list[tuple[int, np.ndarray, np.ndarray]] = []
     for r, run in enumerate(runs):
@@ -512,6 +539,32 @@ def _segments(s: _State) -> tuple[bytes, bool]:
     return out, at_end
 
 
+def _segments_short(run: bytes, run_ends_input: bool) -> tuple[bytes, bool]:
+    """:func:`_segments` of a sample that is one run of at most :data:`SHORT_SAMPLE` bytes, from the runs
+    of non-ASCII bytes (a regular expression) instead of NumPy arrays of their positions.
+
+    The same pieces: positions within a run of non-ASCII bytes are consecutive, so a piece breaks only
+    between runs more than twice the context apart. Every piece is taken whole, and nothing is added
+    for byte values not yet covered: the pieces, at most SHORT_SAMPLE + SEGMENT_CONTEXT + 1 bytes plus
+    one separator per piece (< SCORE_BYTES), never reach the budget, and every non-ASCII byte of the
+    sample lies in its own piece.
+    """
+    ctx = SEGMENT_CONTEXT
+    spans: list[tuple[int, int]] = []
+    first = last = -1  # first and last non-ASCII position of the piece being built
+    for m in _NON_ASCII_RUN.finditer(run):
+        if first < 0:
+            first = m.start()
+        elif m.start() - last > 2 * ctx:
+            spans.append((max(first - ctx, 0), last + ctx + 1))
+            first = m.start()
+        last = m.end() - 1
+    if first < 0:
+        return b"", False
+    spans.append((max(first - ctx, 0), last + ctx + 1))
+    return b"\n".join(run[a:b] for a, b in spans), run_ends_input and spans[-1][1] >= len(run)
+
+
 def _safe_cut_after(run: bytes, at: int, limit: int) -> int:
     """End of a span: just after the first byte below 0x30 at or after ``at`` (``limit`` if none).
 
@@ -549,7 +602,7 @@ def _decode_for_scoring(info: EncodingInfo, data: bytes, at_end: bool) -> str:
 
 
 def _rank(
-    s: _State, scorer: Scorer, survivors: list[tuple[EncodingInfo, str]]
+    s: _State, scorer: Scorer, survivors: list[_Survivor]
 ) -> list[tuple[float, EncodingInfo, str | None, tuple[Evidence, ...]]]:
     uniform = any(not info.ascii_compatible for info, _ in survivors)
     if uniform:  # EBCDIC candidates: every byte matters, score the start of the input ...
@@ -576,9 +629,12 @@ def _rank(
     # ASCII markup (Latin letters, foreign to Greek) made every code page's best unigram language a
     # Latin one, and windows-1253 lost its place among the Greek readings
     survivors = _shortlist(scorer, survivors, np.bincount(np.frombuffer(data, np.uint8), minlength=256))
-    groups: dict[str, list[tuple[EncodingInfo, str]]] = {}
+    groups: dict[str, list[_Survivor]] = {}
     for info, ev in survivors:
-        text = _decode_for_scoring(info, data, at_end)
+        if info.kind == "single":  # (_decode_for_scoring, inlined for the usual case)
+            text = codecs.charmap_decode(data, "replace", info.table())[0]
+        else:
+            text = _decode_for_scoring(info, data, at_end)
         groups.setdefault(text, []).append((info, ev))
     texts = list(groups)
     scores = None
@@ -596,11 +652,13 @@ def _rank(
     if scores is None:
         scores = scorer.score_many(texts, [_languages_of(groups[t]) for t in texts])
     ranked = []
+    boosted = priors.customary(s.tld)  # priors.tld_prior for every reading, the TLD parsed once
+    given = " given ." + s.tld if s.tld else ""
     for text, ls in zip(texts, scores, strict=True):
         members = groups[text]
         info, valid_ev = members[0]  # survivors are in registry (preference) order
-        prior = priors.base_prior(info.name) + priors.tld_prior(info.name, s.tld)
-        evs = [Evidence("validity", valid_ev)]
+        prior = priors.base_prior(info.name) + (priors.TLD_BOOST if info.name in boosted else 0.0)
+        evs = [Evidence("validity", _single_byte_detail(s.total, info) if valid_ev is None else valid_ev)]
         if ls.language is not None:
             evs.append(
                 Evidence(
@@ -610,9 +668,7 @@ def _rank(
                     ls.loglik,
                 )
             )
-        evs.append(
-            Evidence("prior", f"prior log-odds of {info.name}{' given .' + s.tld if s.tld else ''}", prior)
-        )
+        evs.append(Evidence("prior", f"prior log-odds of {info.name}{given}", prior))
         if len(members) > 1:
             same = ", ".join(m[0].name for m in members[1:])
             evs.append(Evidence("validity", f"decodes the sample identically to: {same}"))
@@ -624,7 +680,7 @@ def _rank(
 def _prune(
     s: _State,
     scorer: Scorer,
-    groups: dict[str, list[tuple[EncodingInfo, str]]],
+    groups: dict[str, list[_Survivor]],
     prefix: bytes,
     texts: list[str],
 ) -> tuple[list[str], list[LanguageScore] | None]:
@@ -679,7 +735,7 @@ def _prune(
 LanguagesKey = str | tuple[str, ...]
 
 
-def _languages_of(members: list[tuple[EncodingInfo, str]]) -> LanguagesKey:
+def _languages_of(members: list[_Survivor]) -> LanguagesKey:
     """The encodings of a group of identical decodings, for :meth:`Scorer.score_many`.
 
     Identical text is the same reading whichever member is the true encoding, so it is judged in the
@@ -695,7 +751,7 @@ def _languages_of(members: list[tuple[EncodingInfo, str]]) -> LanguagesKey:
 def _score_bounded(
     s: _State,
     scorer: Scorer,
-    groups: dict[str, list[tuple[EncodingInfo, str]]],
+    groups: dict[str, list[_Survivor]],
     data: bytes,
     texts: list[str],
 ) -> tuple[list[str], list[LanguageScore]]:
@@ -706,16 +762,27 @@ def _score_bounded(
     The multi-byte readings and the best-bounded single-byte ones are scored first; the others only
     when their upper bound (:meth:`Scorer.upper_bounds`) can still reach the margin. Every reading
     scored is scored in as many languages as if all had been scored together, so the scores, and the
-    best candidates, are the same as without the bound.
+    best candidates, are the same as without the bound. Up to :data:`BOUNDED_ONE_CALL_CHARS`
+    characters every reading is scored in one call instead, and the same ones are kept.
     """
     names = [groups[t][0][0] for t in texts]
     keys = [_languages_of(groups[t]) for t in texts]
-    k = top_languages(sum(len(t) for t in texts))
+    total = sum(len(t) for t in texts)
+    k = top_languages(total)
     prior = [priors.base_prior(i.name) + priors.tld_prior(i.name, s.tld) for i in names]
+    if total <= BOUNDED_ONE_CALL_CHARS:
+        # every reading in one call: a reading the bound would have skipped is scored but not kept
+        # (its score is at most its bound plus _BOUND_SLACK, so more than the margin behind the best),
+        # and the kept ones get the same scores whatever is scored with them (the languages tried are
+        # fixed per text, k by the total): the call saved costs more than the extra text
+        results = dict(enumerate(scorer.score_many(texts, keys, languages=k)))
+        best = max(results[i].loglik + prior[i] for i in results)
+        kept = [i for i in sorted(results) if results[i].loglik + prior[i] >= best - PRUNE_MARGIN]
+        return [texts[i] for i in kept], [results[i] for i in kept]
     bound, first = _bound_first(
         scorer, names, keys, prior, np.bincount(np.frombuffer(data, np.uint8), minlength=256)
     )
-    results: dict[int, LanguageScore] = {}
+    results = {}
 
     def score(which: list[int]) -> float:
         got = scorer.score_many([texts[i] for i in which], [keys[i] for i in which], languages=k)
@@ -782,9 +849,7 @@ def _score_heads(
     return scores[len(unique) :]
 
 
-def _shortlist(
-    scorer: Scorer, survivors: list[tuple[EncodingInfo, str]], hist: np.ndarray
-) -> list[tuple[EncodingInfo, str]]:
+def _shortlist(scorer: Scorer, survivors: list[_Survivor], hist: np.ndarray) -> list[_Survivor]:
     """Keep every multi-byte survivor and the single-byte ones with a competitive unigram score.
 
     The unigram score needs no decoding: it is computed from the byte histogram and each code page's
@@ -797,8 +862,11 @@ def _shortlist(
     # code pages that read every byte value present alike count once towards SHORTLIST_MIN: otherwise
     # five Latin pages reading 0xF8 as "ø" filled the quota and windows-1257's "ų" never got scored
     present = np.flatnonzero(hist[128:]) + 128
-    rows = np.array([scorer.sb_row[name] for name in singles], np.intp)
-    readings = [r.tobytes() for r in scorer.sb_gids[rows[:, None], present[None, :]]]
+    rows = scorer.code_page_rows(singles)
+    table = scorer.sb_gids[rows[:, None], present[None, :]]
+    width = table.shape[1] * table.itemsize  # each code page's reading, as bytes: one slice each
+    flat = table.tobytes()
+    readings = [flat[i : i + width] for i in range(0, len(flat), width)] if width else [b""] * len(singles)
     # per script, best first (stable): within SHORTLIST_MARGIN of the script's best, or among its first
     # SHORTLIST_MIN distinct readings
     order = np.lexsort((-scores, scripts))

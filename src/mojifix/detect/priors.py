@@ -10,7 +10,7 @@ letter, so priors only break near-ties.
 
 from __future__ import annotations
 
-__all__ = ["base_prior", "tld_prior"]
+__all__ = ["base_prior", "customary", "tld_prior"]
 
 _TIERS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (0.0, ("UTF-8", "windows-1252")),
@@ -55,6 +55,14 @@ for _tlds, _encs in (
 def base_prior(encoding: str) -> float:
     """Log prior odds (nats, <= 0) of ``encoding`` among legacy text."""
     return _PRIOR.get(encoding, OTHER_PRIOR)
+
+
+def customary(tld: str | None) -> tuple[str, ...]:
+    """The encodings customary under ``tld`` (those :func:`tld_prior` boosts), for callers that price
+    many encodings under one TLD."""
+    if not tld:
+        return ()
+    return _TLD.get(tld.strip().lower().rstrip(".").rsplit(".", 1)[-1], ())
 
 
 def tld_prior(encoding: str, tld: str | None) -> float:

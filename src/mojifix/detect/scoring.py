@@ -63,6 +63,10 @@ IN_WORD_MARK_LOGP = -6.0
 _IN_WORD_OK = "\u2019\u02bc\u00b7\u2010\u2011\u2027"
 # (score_many sums these three as count x penalty per text: the same float as a per-character sum
 # while they are whole numbers, as now; fractional ones could differ from it in the last bit)
+#: characters (all texts of a score_many call) up to which the (text, gid) pairs of the unigram step
+#: are found by sorting rather than by a histogram over the gids present: below ~2,000 the sort makes
+#: fewer NumPy calls and is faster, above it the histogram is (a speed choice: both give the same pairs)
+_SORT_PAIRS_MAX = 2048
 _NO_SCRIPT = 255
 _ZERO_START = np.zeros(1, np.intp)
 # bits of Scorer.cp_flags (one gather per character instead of three)
@@ -81,7 +85,12 @@ class LanguageScore:
 
 
 class Scorer:
-    """Vectorised scoring against the loaded model (immutable after construction)."""
+    """Vectorised scoring against the loaded model.
+
+    The model tables are immutable after construction; two small memo tables keep per-call constants
+    (which languages a tuple of encodings can write, the table rows of a list of code pages), read-only
+    arrays that depend only on their key, so results never depend on what was scored before.
+    """
 
     def __init__(self, model: M.Model) -> None:
         self.model = model
@@ -188,6 +197,10 @@ class Scorer:
         for info in ebcdic:
             langs = self.enc_langs.get(info.name, self.all_langs)
             self.ebcdic_allowed[self.ebcdic_row[info.name], langs] = True
+        # per-call constants, computed once per distinct argument and kept (bounded; see _remember):
+        # allowed-language rows per tuple of encodings, code-page rows per tuple of names
+        self._allowed_memo: dict[tuple[str | tuple[str, ...] | None, ...], np.ndarray] = {}
+        self._rows_memo: dict[tuple[str, ...], np.ndarray] = {}
 
     def upper_bounds(self, names: Sequence[str | tuple[str, ...]], hist: np.ndarray) -> np.ndarray:
         """An upper bound of :meth:`score_many`'s log-likelihood for bytes with histogram ``hist`` read in
@@ -224,7 +237,7 @@ class Scorer:
         encodings and languages at once. Used to shortlist single-byte candidates before decoding.
         Returns (score per encoding, primary script index of its best language per encoding).
         """
-        rows = np.array([self.sb_row[name] for name in names], np.intp)
+        rows = self.code_page_rows(names)
         # ASCII reads the same in every single-byte candidate: its share is one vector over languages
         low = np.flatnonzero(hist[:128])
         # (rows of the gid-major table: a column gather from the language-major one touched a cache
@@ -282,6 +295,12 @@ class Scorer:
                 gid_p = np.flatnonzero(hist)
                 counts = hist[gid_p]
                 seg_start = _ZERO_START
+            elif len(g) <= _SORT_PAIRS_MAX:
+                # few characters: one sort of (segment, gid) keys gives the same pairs, in the same
+                # order, with fewer NumPy calls (and no gid-sized scratch arrays) than the histogram
+                keys, counts = np.unique(np.repeat(self._seg_base(n_seg), lens) + g, return_counts=True)
+                gid_p = keys % self.n_gids
+                seg_start = np.searchsorted(keys, self._seg_base(n_seg))
             else:
                 present = np.zeros(self.n_gids, bool)
                 present[g] = True
@@ -375,6 +394,10 @@ class Scorer:
                 )
         return [r for r in out if r is not None]
 
+    def _seg_base(self, n_seg: int) -> np.ndarray:
+        """``arange(n_seg) * n_gids``: the key offset of each text in :meth:`score_many`'s sort path."""
+        return np.arange(0, n_seg * self.n_gids, self.n_gids, dtype=np.intp)
+
     def _bigram_sums(
         self, g: np.ndarray, lens: np.ndarray, starts: np.ndarray, top: np.ndarray
     ) -> np.ndarray:
@@ -402,10 +425,31 @@ class Scorer:
         tot = self.pair_logp[pair]  # [K, N] float32, C order: bigram + refinement per character
         return np.add.reduceat(tot, starts, axis=1, dtype=np.float64).T
 
+    def code_page_rows(self, names: Sequence[str]) -> np.ndarray:
+        """Rows of :attr:`sb_gids` (and of the per-code-page tables) for single-byte ``names``
+        (read-only; the same list of code pages recurs from call to call)."""
+        key = tuple(names)
+        rows = self._rows_memo.get(key)
+        if rows is None:
+            rows = np.array([self.sb_row[name] for name in key], np.intp)
+            rows.flags.writeable = False
+            _remember(self._rows_memo, key, rows)
+        return rows
+
     def _allowed(self, encodings: list[str | tuple[str, ...] | None]) -> np.ndarray:
         """[S, L]: the languages each encoding can write; for several encodings (that decode a text
-        identically), the languages any of them can write. (Python integers as bit sets, one NumPy
-        call for all texts.)"""
+        identically), the languages any of them can write (read-only: the same candidate tuples
+        recur from call to call, so the rows are built once per tuple)."""
+        key = tuple(encodings)
+        allowed = self._allowed_memo.get(key)
+        if allowed is None:
+            allowed = self._allowed_rows(encodings)
+            allowed.flags.writeable = False
+            _remember(self._allowed_memo, key, allowed)
+        return allowed
+
+    def _allowed_rows(self, encodings: list[str | tuple[str, ...] | None]) -> np.ndarray:
+        """:meth:`_allowed` computed (Python integers as bit sets, one NumPy call for all texts)."""
         every = self.all_language_bits
         bits = [
             every
@@ -419,6 +463,19 @@ class Scorer:
         packed = np.frombuffer(b"".join(b.to_bytes(n_bytes, "little") for b in bits), np.uint8)
         unpacked = np.unpackbits(packed.reshape(len(bits), n_bytes), axis=1, bitorder="little")
         return unpacked[:, : len(self.model.languages)].view(bool)
+
+
+#: entries kept per memo table of the :class:`Scorer`: distinct candidate tuples seen in practice
+#: number a few hundred (one per combination of surviving code pages and identical-decoding groups);
+#: the bound only keeps a long-running process that sees unusual inputs from growing without limit.
+MEMO_ENTRIES = 4096
+
+
+def _remember(memo: dict, key: object, value: np.ndarray) -> None:
+    """Store ``value`` under ``key``, emptying ``memo`` first when it holds :data:`MEMO_ENTRIES`."""
+    if len(memo) >= MEMO_ENTRIES:
+        memo.clear()
+    memo[key] = value
 
 
 #: byte values present up to which :func:`_weighted_rows` gathers their rows; above it, one pass over

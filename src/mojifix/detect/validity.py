@@ -17,7 +17,14 @@ import numpy as np
 
 from mojifix.detect.encodings import REGISTRY, UNDEFINED, EncodingInfo
 
-__all__ = ["StreamValidator", "describe", "single_byte_validity", "undefined_bytes"]
+__all__ = [
+    "StreamValidator",
+    "describe",
+    "single_byte_invalid",
+    "single_byte_row",
+    "single_byte_validity",
+    "undefined_bytes",
+]
 
 
 @dataclass(slots=True)
@@ -64,6 +71,34 @@ def _undefined_masks() -> tuple[dict[str, int], np.ndarray]:
     rows = {info.name: i for i, info in enumerate(infos)}
     matrix = np.array([[ch == UNDEFINED for ch in info.table()] for info in infos], bool)
     return rows, matrix
+
+
+@cache
+def _undefined_bits() -> tuple[tuple[int, int], ...]:
+    """(byte value, bit set of the single-byte encodings leaving it undefined), for the byte values
+    that some encoding leaves undefined; bit i is row i of :func:`_undefined_masks`."""
+    _, matrix = _undefined_masks()
+    return tuple(
+        (value, sum(1 << int(i) for i in np.flatnonzero(matrix[:, value])))
+        for value in range(256)
+        if matrix[:, value].any()
+    )
+
+
+def single_byte_invalid(counts: list[int]) -> int:
+    """Bit set of the single-byte code pages (bit :func:`single_byte_row`) that leave some byte value
+    present undefined (``counts``: the byte histogram as a list): :func:`single_byte_validity` from
+    Python integers, a few microseconds instead of an [encodings x 256] array operation per call."""
+    bad = 0
+    for value, bits in _undefined_bits():
+        if counts[value]:
+            bad |= bits
+    return bad
+
+
+def single_byte_row(name: str) -> int:
+    """The bit of single-byte encoding ``name`` in :func:`single_byte_invalid`'s result."""
+    return _undefined_masks()[0][name]
 
 
 def single_byte_validity(hist: np.ndarray) -> dict[str, bool]:
