@@ -53,6 +53,7 @@ __all__ = [
     *_LAZY,
 ]
 
+
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:

@@ -54,9 +54,7 @@ class DecodeError(MojifixError, UnicodeDecodeError):
 
     def __str__(self) -> str:
         bad = self.object[self.start : self.end]
-        return (
-            f"{self.encoding}: cannot decode bytes {bad.hex(' ')} at offset {self.start}: {self.reason}"
-        )
+        return f"{self.encoding}: cannot decode bytes {bad.hex(' ')} at offset {self.start}: {self.reason}"
 
 
 class EncodeError(MojifixError, UnicodeEncodeError):
