@@ -23,9 +23,11 @@ demo: $(STAMP)
 
 lint: $(STAMP)
 	$(PY) -m ruff check src tests tools benchmarks
+	$(PY) -m ruff format --check src tests tools benchmarks
 
 test: $(STAMP) browser
 	$(PY) -m ruff check src tests tools benchmarks
+	$(PY) -m ruff format --check src tests tools benchmarks
 	$(PY) -m pytest
 
 clean:
