@@ -237,6 +237,20 @@ def test_failed_group_commit_reports_only_committed_batches(
         assert (dst / p).read_bytes() == data
 
 
+def test_an_exception_while_reporting_leaves_no_temporary_files(tmp_path: Path) -> None:
+    """A progress callback that raises (in the commit thread, while batch 2 is being examined): the
+    exception reaches the caller, and batch 2's temporary files are removed, not left behind."""
+    src = _bulk_tree(tmp_path / "src", 50)  # 100 files: two batches
+    dst = tmp_path / "dst"
+
+    def boom(_record: object) -> None:
+        raise RuntimeError("progress display failed")
+
+    with pytest.raises(RuntimeError, match="progress display failed"):
+        convert(src, dst, detector=FAKE, progress=boom)
+    assert _temps(dst) == []
+
+
 def test_kill_9_mid_run_then_resume(tmp_path: Path) -> None:
     src = _bulk_tree(tmp_path / "src", 40)
     dst = tmp_path / "dst"

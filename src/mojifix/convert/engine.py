@@ -432,7 +432,11 @@ def _run_serial(
                     pending.result()  # the previous batch is committed and reported first
                 raise
             if pending is not None:
-                commit_fatal = pending.result()
+                try:
+                    commit_fatal = pending.result()
+                except BaseException:
+                    group.abort()  # this batch's temporary files must not outlive the failure
+                    raise
                 if commit_fatal is not None:
                     group.abort()
                     return commit_fatal
