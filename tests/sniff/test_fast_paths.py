@@ -4,7 +4,7 @@ Each shortcut is checked against its reference: ``top_meta_charset`` against Chr
 and the Standard's prescan; the first steps of ``scan_head_meta`` against the token loop
 (``fast=False``); the simple-meta attribute reader against the tokenizer states (``_parse_tag``);
 ``_meta_reachable`` against its definition; ``tld_of``'s plain-URL path against the general code;
-the remembered Content-Type parse against ``legacy_extract_encoding``; ``_fffd_count`` against
+the remembered Content-Type parse against ``legacy_extract_encoding``; ``fffd_count`` against
 ``str.count``; the ASCII decode against each encoding's decoder; the 4 KB UTF-8 probe against the
 full strict decode.
 """
@@ -20,7 +20,6 @@ from mojifix.sniff.api import (
     _ASCII_NOT_AS_IS,
     _UTF8_PROBE_BYTES,
     _decode,
-    _fffd_count,
     _probed_utf8_text,
     _transport,
     _utf8_text,
@@ -36,6 +35,7 @@ from mojifix.sniff.late_meta import (
     top_meta_charset,
 )
 from mojifix.sniff.prescan import PRESCAN_LIMIT, prescan
+from mojifix.sniff.result import fffd_count
 from mojifix.sniff.tld_defaults import _tld_of_any, tld_of
 from mojifix.textcodec import WHATWG_NAMES
 from mojifix.whatwg import lookup
@@ -416,7 +416,7 @@ def test_remembered_content_type_parse_is_the_parse(value: str) -> None:
 
 @pytest.mark.parametrize("text", ["", "abc", "\ufffd", "a\ufffdb\ufffd", "é" * 50 + "\ufffd", "日本\ufffd語"])
 def test_fffd_count_is_count(text: str) -> None:
-    assert _fffd_count(text) == text.count("\ufffd")
+    assert fffd_count(text) == text.count("\ufffd")
 
 
 @settings(max_examples=150, deadline=None)

@@ -19,7 +19,14 @@ from mojifix.errors import MojifixError, UnknownEncodingError
 from mojifix.sniff.content_type import TransportCharset, legacy_extract_encoding, normalize_header_values
 from mojifix.sniff.late_meta import META_OPEN, scan_head_meta, top_meta_charset
 from mojifix.sniff.prescan import PRESCAN_LIMIT, Declaration, prescan
-from mojifix.sniff.result import DecodedHTML, Finding, new_decoded_html
+from mojifix.sniff.result import (
+    DecodedHTML,
+    Finding,
+    decoder_replacements,
+    fffd_count,
+    new_decoded_html,
+    replacement_finding,
+)
 from mojifix.sniff.tld_defaults import fallback_for_url, tld_of
 from mojifix.sniff.xml_declaration import get_xml_encoding
 from mojifix.textcodec import decode_as, is_whatwg
@@ -35,7 +42,6 @@ SUSPECT_MIN_ERRORS = 3
 _FALLBACKS = ("detect", "browser")
 _UTF16 = ("UTF-16LE", "UTF-16BE")
 _UNICODE = ("UTF-8", *_UTF16)
-_REPLACEMENT_UTF8 = b"\xef\xbf\xbd"
 #: The encodings whose decoder does NOT return every ASCII byte as the code point of the same value.
 #: Every other one does (Encoding Standard: the UTF-8, single-byte, gb18030, Big5, EUC-JP, EUC-KR,
 #: Shift_JIS and x-user-defined decoders all begin "if byte is an ASCII byte, return a code point
@@ -191,20 +197,6 @@ def _decode(body: bytes, encoding: Encoding, ascii_body: bool = False) -> tuple[
     # The BOM was sniffed already: "sniff" only when one is there (it decided, and is stripped).
     bom = "sniff" if body[:2] in (b"\xef\xbb", b"\xfe\xff", b"\xff\xfe") else "ignore"
     return encoding.decode(body, errors="replace", bom=bom), False
-
-
-def _fffd_count(text: str) -> int:
-    """How many U+FFFD ``text`` holds. Most texts hold none: ``in`` (a fast search) answers that
-    many times faster than ``count`` (a loop over every character)."""
-    return text.count("\ufffd") if "\ufffd" in text else 0
-
-
-def _replacement_count(text: str, body: bytes, encoding: Encoding) -> int:
-    """U+FFFD produced by decoder errors (a U+FFFD written in a UTF-8 body is not counted)."""
-    count = _fffd_count(text)
-    if count and encoding.name == "UTF-8":
-        count -= body.count(_REPLACEMENT_UTF8)
-    return max(count, 0)
 
 
 #: The document's own declaration, as Chromium finds it, and what the Standard's prescan says:
@@ -449,7 +441,7 @@ def decode_html(
     # isascii() stops at the first byte >= 0x80; a UTF-8 decode needs no such test.
     ascii_body = encoding.name != "UTF-8" and body.isascii()
     text, clean = _decode(body, encoding, ascii_body)
-    count = 0 if clean or "\ufffd" not in text else _replacement_count(text, body, encoding)
+    count = 0 if clean or "\ufffd" not in text else decoder_replacements(text, body, encoding.name)
     if encoding.name == "replacement":
         warnings.append(
             Finding(
@@ -465,7 +457,7 @@ def decode_html(
         if suspect is not None:
             warnings.append(suspect)
     if count and encoding.name != "replacement":
-        warnings.append(_replacement_finding(count, encoding))
+        warnings.append(replacement_finding(count, encoding.name))
     return new_decoded_html(
         text=text,
         encoding=encoding.name,
@@ -477,19 +469,6 @@ def decode_html(
         replacement_count=count,
         browser_encoding=encoding.name,
         browser_source=source,
-    )
-
-
-def _replacement_finding(count: int, encoding: Encoding) -> Finding:
-    return _replacement_finding_named(count, encoding.name)
-
-
-def _replacement_finding_named(count: int, name: str) -> Finding:
-    return Finding(
-        "replacement-characters",
-        f"decoding as {name} produced {count} U+FFFD replacement character(s): some bytes are not "
-        "valid in that encoding (browsers show the same); the text is lossy",
-        {"count": count, "encoding": name},
     )
 
 
@@ -603,9 +582,9 @@ def _undeclared(body: bytes, url: str | None, fallback: str, warnings: list[Find
             text, clean = _decode(body, chosen, ascii_body)
         else:
             text, clean = _decode_detected(body, name)
-        count = 0 if clean else _fffd_count(text)
+        count = 0 if clean else fffd_count(text)
     if count:
-        warnings.append(_replacement_finding_named(count, name))
+        warnings.append(replacement_finding(count, name))
     return new_decoded_html(
         text=text,
         encoding=name,
