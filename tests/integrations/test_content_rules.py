@@ -127,3 +127,11 @@ def test_unknown_and_replacement_labels_in_header() -> None:
 def test_non_bytes_body_is_a_type_error() -> None:
     with pytest.raises(TypeError):
         decode_body("text", "text/plain")  # type: ignore[arg-type]
+
+
+def test_a_replacement_character_written_in_a_utf8_body_is_content_not_an_error() -> None:
+    # as decode_html counts it: only U+FFFD that the decoder produced for invalid bytes are replacements
+    got = decode_body('{"a": "\ufffd"}'.encode() + b"\xff", "application/json")
+    assert got.text == '{"a": "\ufffd"}\ufffd'
+    assert got.replacement_count == 1
+    assert [w.details["count"] for w in got.warnings if w.code == "replacement-characters"] == [1]

@@ -282,11 +282,12 @@ class _NonHtml:
         self, enc: Encoding, source: str, confidence: str, label: str | None, origin: str | None
     ) -> DecodedHTML:
         from mojifix.sniff import DecodedHTML, Finding
+        from mojifix.sniff.result import decoder_replacements, replacement_finding
 
         # "strip": the BOM step already ran, so only this encoding's own BOM can lead (and JSON's "UTF-8
         # decode" must not let a UTF-16 BOM switch the encoding).
         text = enc.decode(self.body, errors="replace", bom="strip")
-        replacements = text.count("\ufffd")
+        replacements = decoder_replacements(text, self.body, enc.name)
         browser, browser_source = enc, source
         if source in ("utf-8-valid", "detected"):
             # A browser does not detect: it falls back to the URL's legacy default (HTML Standard 13.2.3.3).
@@ -294,11 +295,8 @@ class _NonHtml:
             browser = lookup(name) or enc
             browser_source = "tld-default" if tld else "default"
         if replacements:
-            self.warn(
-                "replacement-characters",
-                f"decoding as {enc.name} produced {replacements} replacement character(s)",
-                count=replacements,
-            )
+            finding = replacement_finding(replacements, enc.name)
+            self.warn(finding.code, finding.message, **finding.details)
         return DecodedHTML(
             text=text,
             encoding=enc.name,
