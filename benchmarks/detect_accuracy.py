@@ -186,9 +186,7 @@ def evaluation_pools() -> dict[str, list[str]]:
 
 def _encodable(msg: str, codec: str) -> bytes | None:
     if codec == "cp1258":
-        import unicodedata
-
-        msg = _vietnamese_1258(unicodedata.normalize("NFC", msg))
+        msg = _vietnamese_1258(msg)
     try:
         return msg.encode(codec)
     except UnicodeEncodeError:
@@ -196,31 +194,10 @@ def _encodable(msg: str, codec: str) -> bytes | None:
 
 
 def _vietnamese_1258(text: str) -> str:
-    """Vietnamese as windows-1258 writes it: precomposed base letter + at most one combining tone mark."""
-    import unicodedata
+    """Vietnamese as windows-1258 writes it (the training script's rule, so both sides agree)."""
+    import train_detect as T
 
-    out = []
-    for ch in text:
-        try:
-            ch.encode("cp1258")
-            out.append(ch)
-            continue
-        except UnicodeEncodeError:
-            pass
-        nfd = unicodedata.normalize("NFD", ch)
-        done = False
-        for i in range(1, len(nfd)):
-            form = unicodedata.normalize("NFC", nfd[0] + nfd[1:i] + nfd[i + 1 :]) + nfd[i]
-            try:
-                form.encode("cp1258")
-            except UnicodeEncodeError:
-                continue
-            out.append(form)
-            done = True
-            break
-        if not done:
-            out.append(ch)
-    return "".join(out)
+    return T.vietnamese_1258(text)
 
 
 def _html(body_msgs: list[str]) -> str:
@@ -266,9 +243,7 @@ def _make(
     while size < length and len(msgs) < 100_000:
         msg = usable[i % len(usable)]
         if codec == "cp1258":
-            import unicodedata
-
-            msg = _vietnamese_1258(unicodedata.normalize("NFC", msg))
+            msg = _vietnamese_1258(msg)
         msgs.append(msg)
         size += len(msg.encode(codec)) + 1
         i += 1
