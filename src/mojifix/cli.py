@@ -22,6 +22,15 @@ EXIT_OK = 0
 EXIT_ATTENTION = 1
 EXIT_USAGE = 2
 
+
+def read_input(name: str) -> bytes:
+    """The bytes of file ``name``, or of standard input for ``-`` (the subcommands' FILE argument)."""
+    if name == "-":
+        return sys.stdin.buffer.read()
+    with open(name, "rb") as f:
+        return f.read()
+
+
 #: subcommand modules, each with register(subparsers); order is the order in --help.
 COMMANDS: list[str] = [
     "mojifix.whatwg.cli",

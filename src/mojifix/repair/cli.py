@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mojifix.cli import EXIT_ATTENTION, EXIT_OK, EXIT_USAGE
+from mojifix.cli import EXIT_ATTENTION, EXIT_OK, EXIT_USAGE, read_input
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,11 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from mojifix.repair import repair
 
-    if args.file == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        with open(args.file, "rb") as f:
-            data = f.read()
+    data = read_input(args.file)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -14,6 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from mojifix.cli import read_input
 from mojifix.sniff.api import decode_html
 from mojifix.sniff.result import DecodedHTML
 
@@ -51,12 +52,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=run)
 
 
-def _read(name: str) -> bytes:
-    if name == "-":
-        return sys.stdin.buffer.read()
-    return Path(name).read_bytes()
-
-
 def _report(result: DecodedHTML) -> str:
     lines = [
         f"encoding:   {result.encoding}",
@@ -74,7 +69,7 @@ def _report(result: DecodedHTML) -> str:
 def run(args: argparse.Namespace) -> int:
     """Decode ``args.file`` and print the decision; return the documented exit code."""
     try:
-        body = _read(args.file)
+        body = read_input(args.file)
     except OSError as exc:
         print(f"mojifix: error: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mojifix.cli import EXIT_ATTENTION, EXIT_OK
+from mojifix.cli import EXIT_ATTENTION, EXIT_OK, read_input
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -39,11 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from mojifix.errors import DecodeError
     from mojifix.whatwg import decode
 
-    if args.file == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        with open(args.file, "rb") as f:
-            data = f.read()
+    data = read_input(args.file)
     status = EXIT_OK
     try:
         text = decode(data, args.encoding, errors="strict", bom=args.bom)
