@@ -138,6 +138,16 @@ DJANGO_MAP = {
     "ar_DZ": "ar", "de_CH": "de", "nn": None,
 }  # fmt: skip
 DJANGO_TRAIN_APPS = ("conf", "admin", "auth")
+#: languages that also count another language's wordfreq list, transliterated. Serbian is written in
+#: two equivalent alphabets: Cyrillic (Vuk) and Latin (Gaj) correspond letter for letter, the Latin
+#: digraphs lj, nj, dž being single Cyrillic letters. wordfreq has only the Latin-script
+#: Serbo-Croatian list ("sh"); Django's Serbian Cyrillic catalogs are ~700 UI messages, too few for
+#: bigram statistics (the Serbian "у модулу" read as better Ukrainian than Serbian, and a Serbian
+#: windows-1251 line lost to x-mac-cyrillic). So "sr" counts the "sh" list in Cyrillic as well.
+WORDFREQ_TRANSLITERATED = {"sr": "sh"}
+_SR_DIGRAPHS = {"lj": "љ", "nj": "њ", "dž": "џ"}
+_SR_LETTERS = dict(zip("abcčćdđefghijklmnoprsštuvzž", "абцчћдђефгхијклмнопрсштувзж", strict=True))
+_SR_DIGRAPH_RE = re.compile("lj|nj|dž")
 
 #: Letters of the official alphabets of languages trained on Django's small catalogs only, that such
 #: a catalog may lack (written here from the languages' published alphabets; our own text, no
@@ -310,6 +320,22 @@ def _count_text(uni: Counter, bi: Counter, text: str, weight: float) -> None:
         bi[a + b] += weight
 
 
+def serbian_cyrillic(word: str) -> str | None:
+    """A Serbian Latin word in Cyrillic, or None when it has letters outside Gaj's alphabet (q, w, x,
+    y, ...: a foreign word or name). Digraphs read as one letter (rare compounds such as "nadživeti",
+    where d and ž belong to two morphemes, come out as "наџивети": a few words in 40,000)."""
+    low = unicodedata.normalize("NFC", word).lower()
+    out = _SR_DIGRAPH_RE.sub(lambda m: _SR_DIGRAPHS[m.group()], low)
+    chars = []
+    for ch in out:
+        if ch.isalpha() and ch not in "љњџ":
+            if ch not in _SR_LETTERS:
+                return None
+            ch = _SR_LETTERS[ch]
+        chars.append(ch)
+    return "".join(chars)
+
+
 def _traditional_map() -> dict[str, list[str]]:
     import gzip as gz
 
@@ -346,7 +372,7 @@ def count() -> None:
                 if lang == "vi":
                     _count_text(dj_uni, dj_bi, vietnamese_1258(text), 0.5)
                 _count_text(dj_uni, dj_bi, text, 0.5 if lang == "vi" else 1.0)
-        wf_lang = "zh" if lang == "zh_Hant" else lang
+        wf_lang = "zh" if lang == "zh_Hant" else WORDFREQ_TRANSLITERATED.get(lang, lang)
         if wf_lang in WORDFREQ_LANGS:
             freqs = wordfreq.get_frequency_dict(wf_lang, "best")
             words = sorted(freqs.items(), key=lambda kv: (-kv[1], kv[0]))[:WF_TOP_WORDS]
@@ -354,6 +380,11 @@ def count() -> None:
             for word, freq in words:
                 if lang == "zh_Hant":
                     word = "".join(_to_traditional(ch, inverse, dj_uni) for ch in word)
+                elif lang == "sr":
+                    cyr = serbian_cyrillic(word)
+                    if cyr is None:
+                        continue
+                    word = cyr
                 if lang == "vi":  # both spellings: composed (Unicode) and windows-1258's base + tone mark
                     _count_text(wf_uni, wf_bi, vietnamese_1258(word), freq / 2)
                     freq /= 2
@@ -437,7 +468,8 @@ def sources() -> list[dict[str, str]]:
 
     return [
         {"name": "wordfreq", "version": version("wordfreq"), "license": "data CC-BY-SA-4.0, code Apache-2.0",
-         "use": f"top {WF_TOP_WORDS} words per language, weighted by frequency"},
+         "use": f"top {WF_TOP_WORDS} words per language, weighted by frequency; Serbian Cyrillic (sr) also "
+                "from the Serbo-Croatian (sh) list transliterated letter for letter (serbian_cyrillic)"},
         {"name": "Django", "version": version("django"), "license": "BSD-3-Clause",
          "use": "translation catalogs django/conf/locale, contrib/admin, contrib/auth (msgstr texts)"},
         {"name": "mojifix ALPHABET_LETTERS", "version": "tools/train_detect.py", "license": "MIT",
