@@ -25,6 +25,7 @@ from mojifix.sniff.api import (
     _utf8_text,
 )
 from mojifix.sniff.content_type import legacy_extract_encoding
+from mojifix.sniff import late_meta
 from mojifix.sniff.late_meta import (
     META_OPEN,
     _chromium_extract_charset,
@@ -140,10 +141,38 @@ def test_top_meta_charset_is_what_both_scans_read(body: bytes) -> None:
     top = top_meta_charset(body)
     if top is None:
         return
+    # a remembered answer is the one the match gives afresh
+    fresh = late_meta._top_declaration(late_meta._TOP_META.match(body, 0, PRESCAN_LIMIT))
+    assert top == fresh
     assert top.end <= PRESCAN_LIMIT
     assert scan_head_meta(body, fast=False).declaration == top
     spec = prescan(body)
     assert spec is not None and spec.encoding == top.encoding
+
+
+def test_top_meta_charset_remembers_by_tag_and_offset() -> None:
+    tag = b'<meta http-equiv="Content-Type" content="text/html; charset=gbk">'
+    first = top_meta_charset(b"<html><head>" + tag)
+    moved = top_meta_charset(b"<html>\n<head>\n" + tag)  # same tag, two bytes later
+    again = top_meta_charset(b"<html><head>" + tag + b"<title>other page</title>")
+    assert first is not None and moved is not None
+    assert (first.start, first.end) == (12, 12 + len(tag))
+    assert (moved.start, moved.end) == (14, 14 + len(tag))
+    assert again == first
+    assert top_meta_charset(b"<html><head>" + tag.replace(b"gbk", b"koi8-r")).encoding.name == "KOI8-R"
+
+
+def test_top_meta_charset_memory_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(late_meta, "_TOP_DECLARATIONS", {})
+    monkeypatch.setattr(late_meta, "_TOP_CACHE_SIZE", 8)
+    for i in range(40):
+        top = top_meta_charset(b" " * i + b"<meta charset=gbk>")
+        assert top is not None and top.start == i
+    assert len(late_meta._TOP_DECLARATIONS) == 8
+    long_tag = b"<meta charset=gbk" + b" " * 200 + b">"
+    monkeypatch.setattr(late_meta, "_TOP_DECLARATIONS", {})
+    assert top_meta_charset(long_tag) is not None
+    assert late_meta._TOP_DECLARATIONS == {}  # longer than _TOP_CACHE_MAX_BYTES: not kept
 
 
 @pytest.mark.parametrize(

@@ -185,6 +185,28 @@ def top_meta_charset(data: bytes) -> Declaration | None:
     match = _TOP_META.match(data, 0, PRESCAN_LIMIT)
     if match is None:
         return None
+    # the declaration depends only on the meta tag's bytes and where it starts: a site's pages repeat
+    # the same tag at the same offset, and reading it again costs more than the match
+    start = match.start(1)
+    key = (data[start : match.end()], start)
+    try:
+        return _TOP_DECLARATIONS[key]
+    except KeyError:
+        pass
+    found = _top_declaration(match)
+    if len(key[0]) <= _TOP_CACHE_MAX_BYTES and len(_TOP_DECLARATIONS) < _TOP_CACHE_SIZE:
+        _TOP_DECLARATIONS[key] = found
+    return found
+
+
+#: top_meta_charset's answers by (meta tag bytes, offset); bounded like _LABEL_CACHE (page content).
+_TOP_DECLARATIONS: dict[tuple[bytes, int], Declaration | None] = {}
+_TOP_CACHE_SIZE = 1024
+_TOP_CACHE_MAX_BYTES = 160
+
+
+def _top_declaration(match: re.Match[bytes]) -> Declaration | None:
+    """The declaration of a ``_TOP_META`` match (see top_meta_charset)."""
     double, single, unquoted, *content = match.group(2, 3, 4, 5, 6, 7, 8)
     if double is None and single is None and unquoted is None:
         # The pragma pair: the label as _pragma_declaration reads it (Chromium's reading).
