@@ -147,8 +147,8 @@ def tools() -> dict[str, Callable[[bytes, str, str], str]]:
         dammit = UnicodeDammit(body, known_definite_encodings=[charset] if charset else [], is_html=True)
         return dammit.unicode_markup or ""
 
-    def html5lib_stream(body: bytes, content_type: str, use_chardet: bool) -> str:
-        stream = h5.HTMLBinaryInputStream(body, transport_encoding=_charset(content_type), useChardet=use_chardet)
+    def html5lib_stream(body: bytes, content_type: str, chardet: bool) -> str:
+        stream = h5.HTMLBinaryInputStream(body, transport_encoding=_charset(content_type), useChardet=chardet)
         codec = stream.charEncoding[0]
         start = 3 if codec.name == "utf-8" and body.startswith(b"\xef\xbb\xbf") else 0
         return body[start:].decode(codec.name, "replace")

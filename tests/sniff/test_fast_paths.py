@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mojifix.sniff import decode_html
+from mojifix.sniff import decode_html, late_meta
 from mojifix.sniff.api import (
     _ASCII_NOT_AS_IS,
     _UTF8_PROBE_BYTES,
@@ -25,7 +25,6 @@ from mojifix.sniff.api import (
     _utf8_text,
 )
 from mojifix.sniff.content_type import legacy_extract_encoding
-from mojifix.sniff import late_meta
 from mojifix.sniff.late_meta import (
     META_OPEN,
     _chromium_extract_charset,
