@@ -138,13 +138,14 @@ DJANGO_MAP = {
     "ar_DZ": "ar", "de_CH": "de", "nn": None,
 }  # fmt: skip
 DJANGO_TRAIN_APPS = ("conf", "admin", "auth")
-#: languages that also count another language's wordfreq list, transliterated. Serbian is written in
-#: two equivalent alphabets: Cyrillic (Vuk) and Latin (Gaj) correspond letter for letter, the Latin
-#: digraphs lj, nj, dž being single Cyrillic letters. wordfreq has only the Latin-script
-#: Serbo-Croatian list ("sh"); Django's Serbian Cyrillic catalogs are ~700 UI messages, too few for
-#: bigram statistics (the Serbian "у модулу" read as better Ukrainian than Serbian, and a Serbian
-#: windows-1251 line lost to x-mac-cyrillic). So "sr" counts the "sh" list in Cyrillic as well.
-WORDFREQ_TRANSLITERATED = {"sr": "sh"}
+#: languages whose wordfreq counts come from another language's list, converted: Traditional Chinese
+#: from the Simplified list (see _to_traditional), Serbian Cyrillic from the Latin-script
+#: Serbo-Croatian list ("sh"). Serbian's two alphabets, Cyrillic (Vuk) and Latin (Gaj), correspond
+#: letter for letter, the Latin digraphs lj, nj, dž being single Cyrillic letters; wordfreq has only
+#: the Latin list, and Django's Serbian Cyrillic catalogs are ~700 UI messages, too few for bigram
+#: statistics (the Serbian "у модулу" read as better Ukrainian than Serbian, and a Serbian
+#: windows-1251 line lost to x-mac-cyrillic).
+WORDFREQ_SOURCE = {"zh_Hant": "zh", "sr": "sh"}
 _SR_DIGRAPHS = {"lj": "љ", "nj": "њ", "dž": "џ"}
 _SR_LETTERS = dict(zip("abcčćdđefghijklmnoprsštuvzž", "абцчћдђефгхијклмнопрсштувзж", strict=True))
 _SR_DIGRAPH_RE = re.compile("lj|nj|dž")
@@ -372,7 +373,7 @@ def count() -> None:
                 if lang == "vi":
                     _count_text(dj_uni, dj_bi, vietnamese_1258(text), 0.5)
                 _count_text(dj_uni, dj_bi, text, 0.5 if lang == "vi" else 1.0)
-        wf_lang = "zh" if lang == "zh_Hant" else WORDFREQ_TRANSLITERATED.get(lang, lang)
+        wf_lang = WORDFREQ_SOURCE.get(lang, lang)
         if wf_lang in WORDFREQ_LANGS:
             freqs = wordfreq.get_frequency_dict(wf_lang, "best")
             words = sorted(freqs.items(), key=lambda kv: (-kv[1], kv[0]))[:WF_TOP_WORDS]
