@@ -2,9 +2,11 @@
 
 Each shortcut is checked against the straightforward path it replaces: the pruning pass's upper bound
 (skipped readings are ones full scoring would have dropped), scoring texts together or apart, the two
-branches of the histogram sums, and the cap on the scored sample (no character split for any
-candidate).
+branches of the histogram sums, the cap on the scored sample (no character split for any candidate),
+and the vectorised pair penalties (against a count character by character).
 """
+
+import itertools
 
 import numpy as np
 import pytest
@@ -357,3 +359,44 @@ def test_short_sample_pieces_match_the_array_path(parts):
     finally:
         pipeline.SHORT_SAMPLE = saved
     assert short == general
+
+
+def _penalty_counts(scorer, text):
+    """(case flips, script switches, in-word marks) of ``text``, counted character by character."""
+    cps = [ord(c) if ord(c) <= 0xFFFF else scoring._NON_BMP_STANDIN for c in text]
+    script = [int(scorer.switch_script[scorer.model.lut[c]]) for c in cps]
+    flips = sum(bool(scorer.is_lower[a] and scorer.is_upper[b]) for a, b in itertools.pairwise(cps))
+    switches = sum(a >= 0 and b >= 0 and a != b for a, b in itertools.pairwise(script))
+    marks = sum(
+        bool(script[i - 1] >= 0 and scorer.in_word_mark[cps[i]] and script[i + 1] >= 0)
+        for i in range(1, len(cps) - 1)
+    )
+    return flips, switches, marks
+
+
+#: letters of two alphabets in both cases, a Thai mark, marks inside and outside words, NBSP, Han, a
+#: modifier letter, separators and a non-BMP character
+PENALTY_ALPHABET = (
+    "aZ\u00e9\u00c9\u044f\u042f\u0e48\u2030\u2018\u2019\u00a0\u00b7\u6f22\u02bc \n.,-1\U0001f600"
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(PENALTY_ALPHABET, max_size=12), min_size=1, max_size=5))
+def test_pair_penalties_match_a_per_character_count(texts):
+    # each penalty switched off in turn: the score moves by exactly that penalty's count x cost (the
+    # language is chosen before the penalties, so it does not change); no pair spans two texts
+    scorer = get_scorer()
+    encodings = [None] * len(texts)
+    full = scorer.score_many(texts, encodings)
+    expected = [_penalty_counts(scorer, t) for t in texts]
+    names = ("CASE_FLIP_LOGP", "SCRIPT_SWITCH_LOGP", "IN_WORD_MARK_LOGP")
+    for k, name in enumerate(names):
+        cost = getattr(scoring, name)
+        try:
+            setattr(scoring, name, 0.0)  # (hypothesis: no function-scoped monkeypatch)
+            without = scorer.score_many(texts, encodings)
+        finally:
+            setattr(scoring, name, cost)
+        for r, w, counts in zip(full, without, expected, strict=True):
+            assert r.loglik - w.loglik == pytest.approx(cost * counts[k], abs=1e-6)

@@ -5,11 +5,18 @@ NumPy fancy indexing), runs of separators are collapsed, and the log-likelihood 
 language is summed in three vectorised gathers (local ids, bigram table, out-of-list refinement). No
 Python loop runs per character. Candidates decode the *same* bytes, so their log-likelihoods are directly
 comparable: ``P(bytes | encoding, language) = P(text | language)`` because decoding is one-to-one.
+
+On short input the cost is the number of NumPy calls, not the arithmetic, so the per-call code gathers
+with ``table.take(idx)`` (indexing by an array of uint16 gids or int32 flat indices converts it on a
+path about three times slower at these sizes; the values are the same) and calls array methods
+(``a.nonzero()``, ``a.repeat()``, ``a.searchsorted()``) rather than the ``np.`` functions that wrap
+them in a Python-level dispatch.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 import unicodedata
 from collections.abc import Sequence
@@ -239,15 +246,17 @@ class Scorer:
         """
         rows = self.code_page_rows(names)
         # ASCII reads the same in every single-byte candidate: its share is one vector over languages
-        low = np.flatnonzero(hist[:128])
+        low = hist[:128].nonzero()[0]
         # (rows of the gid-major table: a column gather from the language-major one touched a cache
         # line per language and character; the product and its sum are the same)
-        ascii_part = (self.unigram_full_t[self.model.lut[low]].T * hist[low].astype(np.float32)).sum(axis=1)
+        ascii_part = (
+            self.unigram_full_t.take(self.model.lut[low], axis=0).T * hist[low].astype(np.float32)
+        ).sum(axis=1)
         per_pair = _weighted_rows(self.sb_high_logp, hist[128:]) + ascii_part[self.sb_pair_lang]
         best = np.maximum.reduceat(per_pair, self.sb_pair_start)  # per code page
         # its best language: the first pair (in language order) reaching the maximum
-        at_best = np.flatnonzero(per_pair == np.repeat(best, self.sb_pair_size))
-        first = at_best[np.searchsorted(at_best, self.sb_pair_start)]
+        at_best = (per_pair == best.repeat(self.sb_pair_size)).nonzero()[0]
+        first = at_best[at_best.searchsorted(self.sb_pair_start)]
         return best[rows], self.primary_script[self.sb_pair_lang[first[rows]]]
 
     def score(self, text: str, encoding: str | None = None) -> LanguageScore:
@@ -280,11 +289,12 @@ class Scorer:
             joined = "".join(texts[i] for i in live)
             cps = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), np.uint32)
             bmp = np.where(cps > 0xFFFF, _NON_BMP_STANDIN, cps) if cps.max() > 0xFFFF else cps
-            g = m.lut[bmp]
+            g = m.lut.take(bmp)
             n_seg = len(live)
-            lens = np.array([len(texts[i]) for i in live], np.intp)  # all >= 1
-            starts = np.zeros(n_seg, np.intp)
-            np.cumsum(lens[:-1], out=starts[1:])
+            # (lengths and offsets also as Python integers, for slicing per run below)
+            lens_list = [len(texts[i]) for i in live]  # all >= 1
+            starts_list = [0, *itertools.accumulate(lens_list[:-1])]
+            lens, starts = np.array(lens_list, np.intp), np.array(starts_list, np.intp)
             # 1. unigram likelihood per (text, language) -> top languages per text
             # (no BLAS matmul anywhere: on small shapes its thread start-up costs more than the work)
             # (segment, gid) pairs with their counts, sorted by segment then gid, from one histogram
@@ -292,15 +302,26 @@ class Scorer:
             # thousand bins per text instead of all gids, and no sort)
             if n_seg == 1:
                 hist = np.bincount(g)
-                gid_p = np.flatnonzero(hist)
+                gid_p = hist.nonzero()[0]
                 counts = hist[gid_p]
                 seg_start = _ZERO_START
             elif len(g) <= _SORT_PAIRS_MAX:
                 # few characters: one sort of (segment, gid) keys gives the same pairs, in the same
                 # order, with fewer NumPy calls (and no gid-sized scratch arrays) than the histogram
-                keys, counts = np.unique(np.repeat(self._seg_base(n_seg), lens) + g, return_counts=True)
+                # (np.unique's result, without its Python-level overhead: the first key of each run of
+                # equal sorted keys, and the run lengths)
+                base = self._seg_base(n_seg)
+                keys = base.repeat(lens)
+                keys += g
+                keys.sort()
+                run = np.empty(len(keys) + 1, bool)
+                run[0] = run[-1] = True
+                np.not_equal(keys[1:], keys[:-1], out=run[1:-1])
+                edges = run.nonzero()[0]
+                counts = edges[1:] - edges[:-1]
+                keys = keys.take(edges[:-1])
                 gid_p = keys % self.n_gids
-                seg_start = np.searchsorted(keys, self._seg_base(n_seg))
+                seg_start = keys.searchsorted(base)
             else:
                 present = np.zeros(self.n_gids, bool)
                 present[g] = True
@@ -317,29 +338,31 @@ class Scorer:
             # letters only: punctuation and symbols are scored below, but their unigram costs differ
             # between languages by how much punctuation each training corpus had, and a dozen curly
             # quotes outweighed 300 letters (Dutch windows-1252 ranked as English, lost to windows-874)
-            weight = np.where(self.is_letter_gid[gid_p], counts, 0).astype(np.float32)
-            rows = self.unigram_full_t[gid_p] * weight[:, None]  # [P, L]
+            weight = np.multiply(counts, self.is_letter_gid.take(gid_p), dtype=np.float32)
+            rows = self.unigram_full_t.take(gid_p, axis=0)  # [P, L]
+            rows *= weight[:, None]
             uni = np.add.reduceat(rows, seg_start, axis=0)  # [S, L]
             allowed = self._allowed([encodings[i] for i in live])  # [S, L]
             uni = np.where(allowed, uni, -np.inf)
             n_langs = uni.shape[1]
             if languages is None or isinstance(languages, int):
-                ks = np.full(n_seg, min(languages or top_languages(len(g)), n_langs), np.intp)
+                ks = [min(languages or top_languages(len(g)), n_langs)] * n_seg
             else:
-                ks = np.minimum([languages[i] for i in live], n_langs)
-            k = int(ks.max())
-            top = np.argsort(-uni, axis=1, kind="stable")[:, :k]  # [S, K]
+                ks = [min(languages[i], n_langs) for i in live]
+            k = max(ks)
+            top = (-uni).argsort(axis=1, kind="stable")[:, :k]  # [S, K]
             top_ok = uni[np.arange(n_seg)[:, None], top] > -np.inf
             sums = np.full((n_seg, k), -np.inf)
             # 2. bigram + refinement, one [K, N] pass per run of consecutive texts scored in K languages
-            run_ends = [*np.flatnonzero(ks[1:] != ks[:-1]).tolist(), n_seg - 1]
             a = 0
-            for b in run_ends:
-                kk = int(ks[a])
+            for b in range(n_seg):
+                if b + 1 < n_seg and ks[b + 1] == ks[a]:
+                    continue
+                kk = ks[a]
                 top_ok[a : b + 1, kk:] = False
-                end = int(starts[b] + lens[b])
+                first, end = starts_list[a], starts_list[b] + lens_list[b]
                 sums[a : b + 1, :kk] = self._bigram_sums(
-                    g[starts[a] : end], lens[a : b + 1], starts[a : b + 1] - starts[a], top[a : b + 1, :kk]
+                    g[first:end], lens[a : b + 1], starts[a : b + 1] - first, top[a : b + 1, :kk]
                 )
                 a = b + 1
             sums = np.where(top_ok, sums, -np.inf)
@@ -349,13 +372,13 @@ class Scorer:
             # pair penalties (no pair spans two texts): case flips, script switches and marks inside a
             # word. Case: the model is case-folded, but an upper-case letter right after a lower-case
             # one ("моЯ", "wordКword") is what a Cyrillic/Mac code page mix-up produces
-            sc = self.switch_script[g]
+            sc = self.switch_script.take(g)
             alpha = sc >= 0  # letters of alphabetic scripts (CJK text has no spaces to mark words)
             # pair i = (character i, character i + 1); pairs and triples that span two texts are dropped
             # (each is counted at the position of its second character, so per-text counts are sums
             # over that text's positions; the penalties are integers, so count x penalty is exactly
             # the float sum of per-position penalties)
-            flags = self.cp_flags[bmp]
+            flags = self.cp_flags.take(bmp)
             upper = (flags & _UPPER).view(bool)
             n = len(g)
             # per-position counts, one row each: case flips, script switches, in-word marks, letters,
@@ -373,22 +396,18 @@ class Scorer:
             switch[cross] = False
             edge = np.concatenate((cross - 1, cross))  # triples with a neighbour in the next / previous text
             mark[edge] = False
-            np.take(self.is_letter_gid, g, out=letter)
-            if n_seg == 1:
-                known_at = self.known_flat[best_lang[0] * self.n_gids + g]
-            else:
-                known_at = self.known_flat[np.repeat(best_lang * self.n_gids, lens) + g]
+            self.is_letter_gid.take(g, out=letter)
+            offset = best_lang * self.n_gids  # of each text's best language's row in known_flat
+            known_at = self.known_flat.take((offset if n_seg == 1 else offset.repeat(lens)) + g)
             np.logical_and(known_at, letter, out=known_letter)
-            n_pair, n_switch, n_mark, letters, known = np.add.reduceat(rows_b, starts, axis=1, dtype=np.intp)
-            best_score = best_score + (
-                CASE_FLIP_LOGP * n_pair + SCRIPT_SWITCH_LOGP * n_switch + IN_WORD_MARK_LOGP * n_mark
-            )
-            for i, lang, score, n_letters, n_known in zip(
-                live, best_lang.tolist(), best_score.tolist(), letters.tolist(), known.tolist(), strict=True
+            counts_by_text = np.add.reduceat(rows_b, starts, axis=1, dtype=np.intp).T.tolist()
+            for i, lang, score, (n_pair, n_switch, n_mark, n_letters, n_known) in zip(
+                live, best_lang.tolist(), best_score.tolist(), counts_by_text, strict=True
             ):
+                penalty = CASE_FLIP_LOGP * n_pair + SCRIPT_SWITCH_LOGP * n_switch + IN_WORD_MARK_LOGP * n_mark
                 out[i] = LanguageScore(
                     m.languages[lang] if n_letters else None,
-                    score,
+                    score + penalty,
                     n_letters,
                     n_known / n_letters if n_letters else 0.0,
                 )
@@ -408,21 +427,21 @@ class Scorer:
         offset per language instead of repeating it per character.
         """
         n_seg = len(top)
-        lang_t = np.ascontiguousarray(top.T.astype(np.int32))  # [K, S]
-        if n_seg == 1:
-            row, high = lang_t * np.int32(self.n_gids), lang_t << np.int32(16)  # [K, 1]
-        else:
-            row = np.repeat(lang_t * np.int32(self.n_gids), lens, axis=1)  # [K, N]
-            high = np.repeat(lang_t << np.int32(16), lens, axis=1)
-        idx = g.astype(np.int32) + row
-        loc = self.loc_flat[idx].astype(np.int32)
-        prev = np.empty_like(loc)
-        prev[:, 1:] = loc[:, :-1]
-        prev[:, starts] = M.L_SEP
-        pair = self.bigram_q[(prev << 8) | loc | high].astype(np.uint16)
+        lang = np.ascontiguousarray(top.T.astype(np.int32))  # [K, S]
+        row, high = lang * np.int32(self.n_gids), lang << np.int32(16)
+        if n_seg > 1:
+            row, high = row.repeat(lens, axis=1), high.repeat(lens, axis=1)  # [K, N]
+        idx = g + row
+        loc = self.loc_flat.take(idx)
+        pair = np.empty(loc.shape, np.int32)  # bigram index: (language, previous local id, local id)
+        pair[:, 1:] = loc[:, :-1]
+        pair[:, starts] = M.L_SEP
         pair <<= 8
-        pair |= self.ext_q[idx]
-        tot = self.pair_logp[pair]  # [K, N] float32, C order: bigram + refinement per character
+        pair |= loc
+        pair |= high
+        entry = np.left_shift(self.bigram_q.take(pair), 8, dtype=np.uint16)
+        entry |= self.ext_q.take(idx)
+        tot = self.pair_logp.take(entry)  # [K, N] float32, C order: bigram + refinement per character
         return np.add.reduceat(tot, starts, axis=1, dtype=np.float64).T
 
     def code_page_rows(self, names: Sequence[str]) -> np.ndarray:
@@ -500,7 +519,7 @@ def _weighted_rows(table: np.ndarray, hist: np.ndarray) -> np.ndarray:
     Only the rows of byte values present when they are few; otherwise the whole table, where absent
     values add exact zeros (the same sums). No BLAS: its thread start-up costs more than this work.
     """
-    present = np.flatnonzero(hist)
+    present = hist.nonzero()[0]
     if len(present) <= _FEW_BYTES:
         return np.einsum("u,uk->k", hist[present].astype(np.float32), table[present])
     return np.einsum("u,uk->k", hist.astype(np.float32), table)
