@@ -1,0 +1,42 @@
+"""Which implementation runs: the compiled kernels or the pure-Python reference.
+
+The compiled extension is ``mojifix._kernels`` (built by the package's own ``pip install`` when a C
+compiler is present). Every kernel has a pure-Python twin that stays the readable reference; this module
+is the one switch that says which is active. ``MOJIFIX_PURE_PYTHON=1`` forces the reference even when the
+extension is built (the test suite runs both ways).
+"""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+
+__all__ = ["kernels", "pure_python_forced", "status"]
+
+#: environment variable that forces the pure-Python reference path.
+PURE_PYTHON_ENV = "MOJIFIX_PURE_PYTHON"
+
+
+def pure_python_forced() -> bool:
+    """True when ``MOJIFIX_PURE_PYTHON`` is set to anything but empty or ``0``."""
+    return os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0")
+
+
+def kernels() -> ModuleType | None:
+    """The compiled kernels module, or None when it is not built, fails to import, or is switched off."""
+    if pure_python_forced():
+        return None
+    try:
+        from mojifix import _kernels  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _kernels
+
+
+def status() -> str:
+    """One line for ``mojifix --version``: which implementation is active, and why."""
+    if pure_python_forced():
+        return f"compiled core: off ({PURE_PYTHON_ENV}=1, pure Python)"
+    if kernels() is None:
+        return "compiled core: not built (pure Python)"
+    return "compiled core: active"
