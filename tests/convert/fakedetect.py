@@ -21,6 +21,8 @@ COMMON = set(
     "的一是不了人我在有他中大上以到说要就出也你地得着那下自之年生可而子后能多心天小都其好又见看两里很事于起还成只想本去没样把现三没因作外开西用"
 )
 ORDER = ("UTF-8", "GBK", "Big5", "Shift_JIS", "windows-1252")
+#: exponent applied to the plausibility scores before normalising them into confidences
+SHARPNESS = 8
 
 
 def _score(text: str, enc: str) -> float:
@@ -64,7 +66,9 @@ def detect(data: bytes, domain: str = "file", candidates=None, **_: object) -> D
     if not scored:
         return Detection((Candidate("windows-1252", 0.1),), bytes_examined=len(data))
     scored.sort(reverse=True)
-    total = sum(s for s, _ in scored) or 1.0
-    cands = tuple(Candidate(enc, s / total) for s, enc in scored)
+    # Confidence sharpens the score ratio (power SHARPNESS), so a clearly better reading is confident
+    # enough for convert's write gate (0.9) while near-ties stay ambiguous.
+    total = sum(s**SHARPNESS for s, _ in scored) or 1.0
+    cands = tuple(Candidate(enc, s**SHARPNESS / total) for s, enc in scored)
     ambiguous = len(scored) > 1 and scored[0][0] - scored[1][0] < 0.02
     return Detection(cands, ambiguous=ambiguous, bytes_examined=len(data))

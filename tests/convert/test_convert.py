@@ -45,7 +45,9 @@ def test_every_outcome_and_the_manifest(tmp_path: Path, sample_files: dict[str, 
     assert (dst / "sub/gbk.txt").read_text("utf-8") == ZH_HANS * 3
     assert (dst / "sub/deep/cp1252.txt").read_text("utf-8") == FR * 3
     assert by["u16.txt"].encoding == "UTF-16LE" and by["u16.txt"].decision == "bom"
-    assert by["bin.dat"].outcome == "skipped" and by["bin.dat"].binary and not (dst / "bin.dat").exists()
+    # binary: copied unchanged so the mirror is complete (not an error: exit code 0)
+    assert by["bin.dat"].outcome == "copied" and by["bin.dat"].binary
+    assert (dst / "bin.dat").read_bytes() == sample_files["bin.dat"]
     assert by["empty.txt"].outcome == "utf8" and (dst / "empty.txt").read_bytes() == b""
     assert by["link"].outcome == "skipped" and "symlink" in by["link"].reason and not (dst / "link").exists()
     lines = manifest_lines(dst / MANIFEST_NAME)
@@ -55,10 +57,11 @@ def test_every_outcome_and_the_manifest(tmp_path: Path, sample_files: dict[str, 
         data = (src / d["path"]).read_bytes() if d["outcome"] != "skipped" else None
         if data is not None:
             assert d["sha1"] == hashlib.sha1(data).hexdigest()
-        if d["outcome"] in ("converted", "utf8"):
+        if d["outcome"] in ("converted", "utf8", "copied"):
             assert d["output_sha1"] == hashlib.sha1((dst / d["output"]).read_bytes()).hexdigest()
     s = report.summary()
-    assert s["total"] == 9 and s["converted"] == 4 and s["already_utf8"] == 3 and s["skipped"] == 2
+    assert s["total"] == 9 and s["converted"] == 4 and s["already_utf8"] == 3 and s["copied"] == 1
+    assert s["skipped"] == 1  # the symlink
     assert s["lossless"] == 7 and report.exit_code == 0
 
 
@@ -110,7 +113,8 @@ def test_resume_skips_done_files_and_redoes_changed_ones(
     dst = tmp_path / "dst"
     first = convert(src, dst, detector=FAKE)
     again = convert(src, dst, detector=FAKE, resume=True)
-    assert again.resumed == sum(1 for r in first.records if r.outcome in ("converted", "utf8", "quarantined"))
+    done = ("converted", "utf8", "copied", "quarantined")
+    assert again.resumed == sum(1 for r in first.records if r.outcome in done)
     (src / "sub/gbk.txt").write_bytes(("改" + ZH_HANS).encode("gbk"))
     third = convert(src, dst, detector=FAKE, resume=True)
     assert third.resumed == again.resumed - 1

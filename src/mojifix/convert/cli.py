@@ -58,6 +58,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="ENC",
         help="decode file names that are not valid UTF-8 with ENC (strictly) in DST",
     )
+    c.add_argument(
+        "--keep-declarations",
+        action="store_true",
+        help="leave in-band declarations (<meta charset>, <?xml encoding>, @charset, coding comments) "
+        "as the source has them instead of relabelling them utf-8",
+    )
     c.add_argument("--json", action="store_true", help="print the summary as JSON")
     _common(c)
     c.set_defaults(func=run_convert)
@@ -174,6 +180,7 @@ def run_convert(args: argparse.Namespace) -> int:
         in_place=args.in_place,
         backup_dir=args.backup_dir,
         names_encoding=args.convert_names,
+        keep_declarations=args.keep_declarations,
     )
     bar = _Bar(sys.stderr.isatty() and not args.json)
     try:
@@ -210,11 +217,15 @@ def print_convert(report: Report) -> None:
         ("total", "total"),
         ("converted", "converted"),
         ("already UTF-8", "already_utf8"),
+        ("copied (binary)", "copied"),
+        ("declarations relabelled", "declarations_rewritten"),
         ("lossless", "lossless"),
         ("non-canonical", "noncanonical"),
         ("quarantined", "quarantined"),
         ("  mixed", "mixed"),
         ("  ambiguous", "ambiguous"),
+        ("  not confident", "unconfident"),
+        ("  declaration conflict", "declared_conflict"),
         ("  salvaged", "salvaged"),
         ("skipped", "skipped"),
         ("errors", "errors"),
@@ -242,6 +253,8 @@ def print_scan(report: ScanReport) -> None:
             "binary" if r.binary else ("text" if r.outcome in ("converted", "utf8", "quarantined") else "-")
         )
         verdict = r.verification if r.outcome != "skipped" else f"skipped: {r.reason}"
+        if r.binary:
+            verdict = "binary: convert copies it unchanged"
         if r.mixed is not None:
             verdict = f"mixed: {r.mixed.head_encoding} + {r.mixed.tail_encoding} at byte {r.mixed.boundary}"
         elif r.ambiguous:

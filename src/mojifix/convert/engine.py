@@ -135,12 +135,27 @@ def _write_quarantine(
         fsio.atomic_write(qpath, data, st, fsync, group)
     else:
         assert fd is not None
-        with fsio.AtomicWriter(qpath, st, fsync) as w:
-            os.lseek(fd, 0, os.SEEK_SET)
-            while chunk := os.read(fd, job.opts.chunk_size):
-                w.write(chunk)
-            w.commit(group)
+        _copy_fd(job, fd, qpath, st, group)
     return display_path(qrel)[0], salvaged
+
+
+def _copy_fd(
+    job: Job, fd: int, path: bytes, st: os.stat_result, group: fsio.CommitGroup | None = None
+) -> None:
+    """Copy the whole file open at ``fd`` to ``path`` atomically, in chunks (bounded memory)."""
+    with fsio.AtomicWriter(path, st, job.opts.fsync) as w:
+        os.lseek(fd, 0, os.SEEK_SET)
+        while chunk := os.read(fd, job.opts.chunk_size):
+            w.write(chunk)
+        w.commit(group)
+
+
+def _mirror_binary(job: Job, v: Verdict) -> Verdict:
+    """In mirror mode a regular file judged binary is copied unchanged (outcome ``copied``), so the
+    mirror is complete; in place it is already where it belongs, and a scan writes nothing."""
+    if job.mode != "convert" or not (v.binary and v.outcome == "skipped"):
+        return v
+    return replace(v, outcome="copied", reason="binary: copied unchanged")
 
 
 def out_rel(job: Job, rel: bytes) -> bytes:
@@ -204,6 +219,7 @@ def _from_verdict(entry: Entry, v: Verdict, size: int, sha1: str, **kw: object) 
         binary=v.binary,
         ambiguous=v.ambiguous,
         mixed=v.mixed,
+        declarations=v.declarations,
         **kw,
     )
 
@@ -236,10 +252,17 @@ def _process_stream(
                 return fsio.AtomicWriter(_join(out_root, rel), st, job.opts.fsync)
 
         res = examine_stream(fd, job.opts, detect, opener)
-        v = res.verdict
+        v = _mirror_binary(job, res.verdict)
         output = salvaged = None
+        output_sha1 = res.output_sha1
         if res.written:
             output = display_path(out_rel(job, entry.rel))[0]
+        elif v.outcome == "copied":
+            output_sha1 = res.sha1
+            if write:
+                rel = out_rel(job, entry.rel)
+                _copy_fd(job, fd, _join(job.out_root or b"", rel), st)
+                output = display_path(rel)[0]
         elif write and v.outcome == "quarantined":
             output, salvaged = _write_quarantine(job, entry, None, fd, st, v, res.sha1)
         return _from_verdict(
@@ -248,7 +271,7 @@ def _process_stream(
             st.st_size,
             res.sha1,
             output=output,
-            output_sha1=res.output_sha1,
+            output_sha1=output_sha1,
             salvaged=salvaged,
             warnings=("streamed (file larger than the in-memory limit)",),
         )
@@ -310,8 +333,13 @@ def process_entry(
                 sha1=sha1,
                 reason=f"examining failed: {type(exc).__name__}: {exc}",
             )
+        v = _mirror_binary(job, v)
         output = output_sha1 = salvaged = None
-        if v.outcome in ("converted", "utf8"):
+        if v.outcome == "copied":
+            output_sha1 = sha1
+            if write:
+                output = _write_output(job, entry, data, data, st, group)
+        elif v.outcome in ("converted", "utf8"):
             assert v.output is not None
             output_sha1 = sha1 if v.output is data or v.output == data else _sha1(v.output)
             if write:
@@ -334,7 +362,7 @@ def process_entry(
 
 def _resumable(job: Job, entry: Entry, prev: FileRecord, sha1: str) -> bool:
     """``--resume``: same source SHA-1 and the output the manifest names is present."""
-    if prev.sha1 != sha1 or prev.outcome not in ("converted", "utf8", "quarantined"):
+    if prev.sha1 != sha1 or prev.outcome not in ("converted", "utf8", "copied", "quarantined"):
         return False
     if prev.outcome == "quarantined":
         return os.path.exists(_join(job.side_root or b"", _Q + b"/" + entry.rel))

@@ -45,6 +45,7 @@ class Options:
     chunk_size: int = CHUNK_SIZE
     detector: str = DEFAULT_DETECTOR
     manifest: str | None = None
+    keep_declarations: bool = False  # --keep-declarations: in-band declarations stay as the source has them
 
     def __post_init__(self) -> None:
         if self.bom not in ("strip", "keep"):

@@ -10,10 +10,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["OUTCOMES", "FileRecord", "Report", "ScanReport", "Split"]
+__all__ = ["OUTCOMES", "DeclarationRewrite", "FileRecord", "Report", "ScanReport", "Split"]
 
-#: every file gets exactly one of these (issue 5, "Every file gets one outcome")
-OUTCOMES: tuple[str, ...] = ("converted", "utf8", "quarantined", "skipped", "error")
+#: every file gets exactly one of these (issue 5, "Every file gets one outcome"); ``copied``: a regular
+#: file judged binary, copied unchanged into the mirror so that it is complete (issue 12)
+OUTCOMES: tuple[str, ...] = ("converted", "utf8", "copied", "quarantined", "skipped", "error")
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,26 @@ class Split:
 
 
 @dataclass(frozen=True, slots=True)
+class DeclarationRewrite:
+    """An in-band declaration rewritten in the output: ``output[offset:offset + len(new_label)]`` is
+    ``new_label`` where the source's text said ``old_label``; everywhere else the output is exactly the
+    UTF-8 of the decoded text. ``kind`` is "xml", "meta", "css" or "coding" (mojifix.detect.declarations)."""
+
+    kind: str
+    offset: int
+    old_label: str
+    new_label: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "offset": self.offset,
+            "old_label": self.old_label,
+            "new_label": self.new_label,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class FileRecord:
     """What happened to one file; serialised as one manifest line.
 
@@ -43,7 +64,9 @@ class FileRecord:
     ``verification`` is one of: ``lossless`` (strict decode, no U+FFFD, re-encode == source bytes),
     ``bom-stripped`` (lossless text, BOM removed), ``noncanonical`` (clean decode, but the source bytes
     are not the canonical encoding of the text), ``decode-error``, ``replacement-char``, ``mixed``,
-    ``ambiguous``, ``undecided`` or ``none`` (not examined).
+    ``ambiguous``, ``unconfident``, ``declared-conflict``, ``undecided`` or ``none`` (not examined).
+    ``declarations``: the in-band declarations rewritten to UTF-8 in the output (empty with
+    ``--keep-declarations``, or when the file declares UTF-8 or nothing).
     """
 
     path: str
@@ -66,6 +89,7 @@ class FileRecord:
     mixed: Split | None = None
     salvaged: str | None = None
     path_hex: str | None = None
+    declarations: tuple[DeclarationRewrite, ...] = ()
 
     @property
     def lossless(self) -> bool:
@@ -104,6 +128,8 @@ class FileRecord:
             d["salvaged"] = self.salvaged
         if self.path_hex:
             d["path_hex"] = self.path_hex
+        if self.declarations:
+            d["declarations"] = [r.to_dict() for r in self.declarations]
         return d
 
     def to_json(self) -> str:
@@ -134,6 +160,7 @@ class FileRecord:
             mixed=Split(**mixed) if mixed else None,
             salvaged=d.get("salvaged"),
             path_hex=d.get("path_hex"),
+            declarations=tuple(DeclarationRewrite(**r) for r in d.get("declarations") or ()),
         )
 
 
@@ -169,11 +196,15 @@ class Report:
             "total": len(self.records),
             "converted": self.count("converted"),
             "already_utf8": self.count("utf8"),
+            "copied": self.count("copied"),
+            "declarations_rewritten": sum(1 for r in self.records if r.declarations),
             "lossless": sum(1 for r in self.records if r.lossless),
             "noncanonical": sum(1 for r in self.records if r.verification == "noncanonical"),
             "quarantined": self.count("quarantined"),
             "mixed": sum(1 for r in self.records if r.mixed is not None),
             "ambiguous": sum(1 for r in self.records if r.verification == "ambiguous"),
+            "unconfident": sum(1 for r in self.records if r.verification == "unconfident"),
+            "declared_conflict": sum(1 for r in self.records if r.verification == "declared-conflict"),
             "salvaged": sum(1 for r in self.records if r.salvaged),
             "skipped": self.count("skipped"),
             "errors": self.count("error"),
@@ -219,6 +250,7 @@ class ScanReport:
             "would_convert": sum(1 for r in self.records if r.outcome == "converted"),
             "already_utf8": sum(1 for r in self.records if r.outcome == "utf8"),
             "would_quarantine": sum(1 for r in self.records if r.outcome == "quarantined"),
+            "would_copy": sum(1 for r in self.records if r.binary and r.outcome in ("skipped", "copied")),
             "skipped": sum(1 for r in self.records if r.outcome == "skipped"),
             "errors": sum(1 for r in self.records if r.outcome == "error"),
             "bytes": total_bytes,

@@ -17,10 +17,10 @@ import hashlib
 import itertools
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from mojifix.convert import mixed
-from mojifix.convert.codec import encode_strict, incremental_decoder, reencode_name
+from mojifix.convert import declared, gate, mixed
+from mojifix.convert.codec import encode_strict, incremental_decoder, reencode_name, try_decode
 from mojifix.convert.fsio import AtomicWriter
 from mojifix.convert.options import Options
 from mojifix.convert.verify import _ODD_CONTROLS, Verdict, _bom, _choose
@@ -139,6 +139,14 @@ def examine_stream(
                 False,
             )
         encoding = chosen
+        if decision == "detector":
+            sample = head[: head.rfind(b"\n") + 1] if size > len(head) else head
+            refused = gate.refusal(det, encoding, sample, try_decode(sample, encoding))
+            if refused is not None:
+                cands = tuple((c.encoding, round(c.confidence, 4)) for c in det.candidates)
+                v = Verdict("quarantined", encoding, confidence, decision + " (head sample)", refused[0],
+                            reason=refused[1], candidates=cands)  # fmt: skip
+                return StreamResult(v, digest, None, False)
         decision += " (head sample)"
     cands = tuple((c.encoding, round(c.confidence, 4)) for c in det.candidates) if det else ()
     bom_name = encoding if bom is not None else None
@@ -201,6 +209,9 @@ def examine_stream(
             out_sha.update(b"\xef\xbb\xbf")
         consumed = 0
         first = True
+        rewrites: tuple[declared.DeclarationRewrite, ...] = ()
+        prefix = 3 if writer is not None and opts.bom == "keep" and bom is not None else 0
+        relabel = encoding != "UTF-8" and not opts.keep_declarations
         fail_reason = None
         for chunk in itertools.chain(_chunks(fd, opts.chunk_size), (b"",)):
             final = chunk == b""
@@ -222,6 +233,11 @@ def examine_stream(
                 break
             if writer is not None:
                 out = text.encode("utf-8")
+                if relabel and out:
+                    # the first decoded chunk holds the declarations (it covers the output window)
+                    out, rewrites = declared.rewrite_declarations(out)
+                    rewrites = tuple(replace(r, offset=r.offset + prefix) for r in rewrites)
+                    relabel = False
                 writer.write(out)
                 out_sha.update(out)
         if fail_reason is None and re_sha.hexdigest() != digest:
@@ -247,5 +263,14 @@ def examine_stream(
         outcome = "utf8"
     else:
         verification, outcome = "lossless", "converted"
-    v = Verdict(outcome, encoding, confidence, decision, verification, candidates=cands, bom=bom_name)
+    v = Verdict(
+        outcome,
+        encoding,
+        confidence,
+        decision,
+        verification,
+        candidates=cands,
+        bom=bom_name,
+        declarations=rewrites,
+    )
     return StreamResult(v, digest, out_sha.hexdigest() if writer is not None else None, writer is not None)

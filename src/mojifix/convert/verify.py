@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mojifix.convert import mixed
+from mojifix.convert import declared, gate, mixed
 from mojifix.convert.codec import canonical_name, decode_strict, encode_strict, reencode_name, same_decoder
 from mojifix.convert.options import Options
-from mojifix.convert.records import Split
+from mojifix.convert.records import DeclarationRewrite, Split
 from mojifix.detect.result import Detection
 
 __all__ = ["Verdict", "examine", "line_endings"]
@@ -64,6 +64,7 @@ class Verdict:
     ambiguous: bool = False
     mixed: Split | None = None
     salvage: bytes | None = None
+    declarations: tuple[DeclarationRewrite, ...] = ()
 
 
 def line_endings(text: str) -> str:
@@ -154,15 +155,26 @@ def examine(data: bytes, opts: Options, detect: DetectFn) -> Verdict:
         text = _plain_utf8(data)
         if text is not None:
             warnings = ("contains U+FFFD (damage from an earlier conversion?)",) if "\ufffd" in text else ()
+            output, rewrites = data, ()
+            if not data.isascii() and not opts.keep_declarations:
+                # Non-ASCII UTF-8 declared as something else: validity over every byte is decisive, the
+                # declaration is wrong, and the mirror must not keep the mislabel (an ASCII file reads
+                # the same under either label and is left as it is).
+                output, rewrites = declared.rewrite_declarations(data)
+                warnings += tuple(
+                    f"declared {r.old_label!r} ({r.kind}), but every byte is UTF-8: label rewritten"
+                    for r in rewrites
+                )
             return Verdict(
                 "utf8",
                 "UTF-8",
                 1.0,
                 "ascii" if data.isascii() else "utf8-valid",
                 "lossless",
-                output=data,
+                output=output,
                 warnings=warnings,
                 line_endings=line_endings(text),
+                declarations=rewrites,
             )
         # Step 4: the detector over the whole file.
         det = detect(data, domain="file")
@@ -288,6 +300,11 @@ def examine(data: bytes, opts: Options, detect: DetectFn) -> Verdict:
     warnings: tuple[str, ...] = ()
     if "\ufffd" in text:
         warnings = ("contains U+FFFD (damage from an earlier conversion?)",)
+    # The write gate: the detector's decision must be confident, not only decodable (convert/gate.py).
+    if det is not None and decision == "detector":
+        refused = gate.refusal(det, encoding, data, text)
+        if refused is not None:
+            return quarantine(*refused)
     if not canonical:
         if not opts.accept_noncanonical:
             return quarantine(
@@ -315,13 +332,23 @@ def examine(data: bytes, opts: Options, detect: DetectFn) -> Verdict:
             bom=bom_name,
             line_endings=line_endings(text),
         )
+    output = _utf8_output(text, opts, bom is not None)
+    rewrites: tuple[DeclarationRewrite, ...] = ()
+    if det is not None:
+        warnings += declared.stale_declarations(data, encoding)
+    if not opts.keep_declarations:
+        expected = output
+        output, rewrites = declared.rewrite_declarations(output)
+        if rewrites and declared.restore(output, rewrites) != expected:  # pragma: no cover - by construction
+            return quarantine("undecided", "rewriting the in-band declaration could not be verified")
     return Verdict(
         "converted",
         encoding,
         confidence,
         decision,
         verification,
-        output=_utf8_output(text, opts, bom is not None),
+        output=output,
+        declarations=rewrites,
         warnings=warnings,
         candidates=cands,
         bom=bom_name,

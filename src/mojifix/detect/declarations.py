@@ -87,15 +87,17 @@ def find_declaration(data: bytes) -> Declaration | None:
     return found[0] if found else None
 
 
-def find_declarations(data: bytes) -> tuple[Declaration, ...]:
+def find_declarations(data: bytes, *, limit: int = DECLARATION_LIMIT) -> tuple[Declaration, ...]:
     """Every declaration of ``data``, at most one per kind, in file order.
 
     A file may carry several (an XHTML page with ``<?xml encoding>`` and ``<meta charset>``): a converter
-    must rewrite all of them, and a detector can tell when they disagree.
+    must rewrite all of them, and a detector can tell when they disagree. ``limit`` widens the window
+    for a caller that reads a re-encoded copy (UTF-8 output of a converter is up to 3x longer than the
+    source it came from, so a declaration inside the source's window can lie past 1024 in the copy).
     """
     if data.startswith(_WIDE_BOMS):
         return ()
-    window = data[:DECLARATION_LIMIT]
+    window = data[:limit]
     parsers = (_xml_declaration, _meta_declaration, _css_declaration, _coding_declaration)
     found = [decl for parser in parsers if (decl := parser(window)) is not None]
     return tuple(sorted(found, key=lambda decl: decl.start))
@@ -153,7 +155,7 @@ def _xml_declaration(data: bytes) -> Declaration | None:
 
 def _meta_declaration(data: bytes) -> Declaration | None:
     """The ``<meta>`` the prescan finds, with the label's own span inside the tag."""
-    found = prescan(data)
+    found = prescan(data, len(data))  # data is the window already
     if found is None or found.kind not in ("meta-charset", "meta-content"):
         return None  # the UTF-16 "<?x" pattern is not a label
     wanted = b"charset" if found.kind == "meta-charset" else b"content"
