@@ -145,3 +145,69 @@ def test_batched_line_scores_equal_score_text() -> None:
     batched = mixed._scores(*lines)
     assert batched == [score_text(t)[1] for t in lines]
     assert len(set(batched)) > 3  # distinct texts really got distinct scores
+
+
+def test_windows1252_head_short_utf8_tail_with_one_latin_sequence() -> None:
+    """Probe A: one Latin-script UTF-8 sequence ("ö" = C3 B6, "Ã¶" in windows-1252) after the last
+    byte invalid in UTF-8 is enough when every sequence there has a Latin-script lead byte."""
+    head, tail = FR * 3, "Der Zug nach Köln hatte Verspätung, also tranken wir Kaffee.\n"
+    one = "Der Zug nach Köln hatte vierzig Minuten Verspaetung.\n"
+    det = fixed(("windows-1252", 0.99))
+    _check(head.encode("cp1252"), tail.encode(), head, tail, det, "windows-1252", "UTF-8")
+    _check(head.encode("cp1252"), one.encode(), head, one, det, "windows-1252", "UTF-8")
+
+
+def test_windows1252_old_spelling_is_not_split() -> None:
+    """ "daß“" is DF 93 in windows-1252: a valid UTF-8 pair, but not a Latin-script one."""
+    text = FR * 3 + "Er sagte, „daß“ sei richtig.\n"
+    v = examine(text.encode("cp1252"), Options(), fixed(("windows-1252", 0.99)))
+    assert (v.outcome, v.output) == ("converted", text.encode())
+
+
+def test_utf8_bom_in_the_middle_marks_an_appended_file() -> None:
+    head, tail = FR * 3, "\ufeffPlain English, appended with its BOM.\n"
+    _check(
+        head.encode("cp1252"),
+        tail.encode(),
+        head,
+        tail,
+        fixed(("windows-1252", 0.99)),
+        "windows-1252",
+        "UTF-8",
+    )
+
+
+def test_latin_tail_probe_skips_a_last_line_too_short_to_judge() -> None:
+    """A GB18030 tail whose last line is one four-byte character ("•4²5" in windows-1252)."""
+    head, tail = FR * 4, ZH_HANS * 2 + "𠮷\n"
+    det = fixed(("windows-1252", 0.99))
+
+    def detect(data: bytes, **kw: object):
+        # the tail alone is GB18030 text; anything holding the head is windows-1252
+        return fixed(("gb18030", 0.99))(data) if data.startswith(ZH_HANS[:4].encode("gb18030")) else det(data)
+
+    _check(head.encode("cp1252"), tail.encode("gb18030"), head, tail, detect, "windows-1252", "gb18030")
+
+
+@pytest.mark.parametrize(("first", "second"), [("utf-16-be", "utf-16-le"), ("utf-16-le", "utf-16-be")])
+def test_chinese_utf16_then_the_other_byte_order_called_binary(first: str, second: str) -> None:
+    """Probe G when the detector calls the whole file binary: Chinese UTF-16 has few NULs, some of the
+    wrong parity (U+4E00 一 is 4E 00 in UTF-16BE)."""
+    head, tail = (EN + ZH_HANS) * 6, ZH_HANS * 3  # "每一个" in ZH_HANS: stray NULs in the tail
+    name = {"utf-16-le": "UTF-16LE", "utf-16-be": "UTF-16BE"}
+    _check(
+        head.encode(first),
+        tail.encode(second),
+        head,
+        tail,
+        fixed(verdict="binary"),
+        name[first],
+        name[second],
+    )
+
+
+def test_short_chinese_utf16_with_stray_nuls_is_not_split() -> None:
+    text = "我们打算周末去爬山，如果天气好的话就在山顶野餐。 老师让每个学生写一篇关于家乡"
+    data = text.encode("utf-16-be")
+    v = examine(data, Options(), fixed(("UTF-16BE", 0.99)))
+    assert (v.outcome, v.output) == ("converted", text.encode())

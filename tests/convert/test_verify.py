@@ -154,3 +154,16 @@ def test_no_candidate_is_quarantined() -> None:
 )
 def test_line_endings(text: str, expected: str) -> None:
     assert line_endings(text) == expected
+
+
+def test_iso2022_kr_header_at_the_start_is_canonical() -> None:
+    """RFC 1557 puts ESC $ ) C at the start; CPython's encoder puts it before the first SO."""
+    text = "ISO/IEC 2022 한국어 문서입니다.\n"
+    python_form = text.encode("iso2022_kr")
+    rfc_form = b"\x1b$)C" + python_form.replace(b"\x1b$)C", b"", 1)
+    assert rfc_form != python_form
+    for data in (python_form, rfc_form):
+        v = examine(data, OPTS, fixed(("iso2022_kr", 0.99)))
+        assert (v.outcome, v.verification, v.output) == ("converted", "lossless", text.encode())
+    moved = python_form.replace(b"\x1b$)C", b"", 1) + b"\x1b$)C"  # not where the RFC allows it
+    assert examine(moved, OPTS, fixed(("iso2022_kr", 0.99))).verification != "lossless"

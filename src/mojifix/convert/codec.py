@@ -20,6 +20,7 @@ __all__ = [
     "encode_strict",
     "incremental_decoder",
     "reencode_name",
+    "reencodes_to",
     "same_decoder",
     "try_decode",
 ]
@@ -72,6 +73,26 @@ def encode_strict(text: str, encoding: str) -> bytes:
     if fast is not None:
         return text.encode(fast)
     return encode_as(text, encoding, "strict")
+
+
+#: ISO-2022-KR's designation of KS X 1001 to G1 (RFC 1557: "ESC $ ) C" once, at the start of a line,
+#: before any SO). CPython's encoder writes it just before the first SO, writers following the RFC at
+#: the very start of the text: the same text, and only the header's place differs.
+_KR_DESIGNATION = b"\x1b$)C"
+
+
+def reencodes_to(text: str, encoding: str, source: bytes) -> bool:
+    """True when encoding ``text`` strictly with ``encoding`` gives back ``source`` exactly, counting
+    RFC 1557's header placement as the same bytes (see :data:`_KR_DESIGNATION`)."""
+    try:
+        again = encode_strict(text, encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    if again == source:
+        return True
+    if encoding == "iso2022_kr" and source.startswith(_KR_DESIGNATION) and source.count(_KR_DESIGNATION) == 1:
+        return _KR_DESIGNATION + again.replace(_KR_DESIGNATION, b"", 1) == source
+    return False
 
 
 def incremental_decoder(encoding: str) -> Callable[[bytes, bool], str]:

@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["ENCODINGS", "Truth", "generate", "make_text"]
+__all__ = ["ENCODINGS", "HELD_OUT_SENTENCES", "Truth", "generate", "make_text"]
 
 SENTENCES: dict[str, tuple[str, ...]] = {
     "zh-Hans": (
@@ -100,6 +100,89 @@ SENTENCES: dict[str, tuple[str, ...]] = {
     ),
 }
 
+#: A second set of sentences, written for the held-out benchmark tree (``texts="held-out"``): never
+#: part of any detector training input (the detector trains on wordfreq lists and gettext catalogs;
+#: ``SENTENCES`` above also feeds the demo and the tests), so a run over them measures text the
+#: detector has not seen. Same languages, other topics: weather, cooking, trains, gardens, repairs.
+HELD_OUT_SENTENCES: dict[str, tuple[str, ...]] = {
+    "zh-Hans": (
+        "昨天下午我们去了河边的菜市场，买了两斤青菜和一条鱼。",
+        "火车晚点了四十分钟，站台上的人都在看手机。",
+        "奶奶说，包饺子的时候馅儿不能放太多盐。",
+        "楼下的自行车棚终于修好了，再也不怕下雨了。",
+        "老师让每个学生写一篇关于家乡的短文，不少于五百字。",
+        "这台洗衣机用了十二年，上个月才第一次坏。",
+        "春节前后，去南方的车票总是很难买到。",
+        "他在阳台上种了番茄和辣椒，夏天收了满满一筐。",
+        "邻居家的小狗每天早上六点准时叫醒整栋楼。",
+        "我们打算周末去爬山，如果天气好的话就在山顶野餐。",
+        "这条街上新开了一家书店，里面还可以喝咖啡。",
+        "工程师检查了桥梁的每一根钢索，确认没有问题。",
+    ),
+    "zh-Hant": (
+        "昨天下午我們去了河邊的菜市場，買了兩斤青菜和一條魚。",
+        "火車誤點了四十分鐘，月臺上的人都在看手機。",
+        "奶奶說，包餃子的時候餡兒不能放太多鹽。",
+        "樓下的腳踏車棚終於修好了，再也不怕下雨了。",
+        "老師讓每個學生寫一篇關於家鄉的短文，不少於五百字。",
+        "這臺洗衣機用了十二年，上個月才第一次壞。",
+        "過年前後，往南部的車票總是很難買到。",
+        "他在陽臺上種了番茄和辣椒，夏天收了滿滿一籃。",
+        "鄰居家的小狗每天早上六點準時叫醒整棟樓。",
+        "我們打算週末去爬山，如果天氣好的話就在山頂野餐。",
+        "這條街上新開了一家書店，裡面還可以喝咖啡。",
+        "工程師檢查了橋樑的每一根鋼索，確認沒有問題。",
+    ),
+    "en": (
+        "The train to Leeds was forty minutes late, so we shared a pot of tea on the platform.",
+        "Grandma's recipe says a pinch of nutmeg, which in practice means half the jar.",
+        "The bike shed behind the flats was finally repaired after the winter storms.",
+        "Renée from accounts brought a tarte Tatin that vanished before ten o'clock.",
+        "Water the tomatoes in the evening; the leaves scorch if they stay wet in the sun.",
+        "The bridge inspectors climbed every cable and found nothing worse than rust stains.",
+        "Tickets cost £12 return — “cheaper than parking”, the conductor said with a grin.",
+        "Our washing machine ran for twelve years and broke the week after the warranty talk.",
+        "If it stays dry on Saturday we will walk up the ridge and eat lunch by the cairn.",
+        "The new bookshop on the high street also sells coffee and secondhand maps.",
+    ),
+    "fr": (
+        "Le train pour Lyon avait quarante minutes de retard ; nous avons pris un café sur le quai.",
+        "La recette de ma grand-mère demande une pincée de muscade, c’est-à-dire la moitié du pot.",
+        "Le local à vélos derrière l’immeuble a enfin été réparé après les tempêtes d’hiver.",
+        "Arrosez les tomates le soir : les feuilles brûlent si elles restent mouillées au soleil.",
+        "Les inspecteurs ont grimpé le long de chaque câble du pont sans trouver de fissure.",
+        "Le billet coûte 12 € aller-retour — « moins cher que le parking », a dit le contrôleur.",
+        "Notre lave-linge a tenu douze ans et il est tombé en panne juste après l’été.",
+        "S’il fait beau samedi, nous monterons jusqu’au col et déjeunerons près du refuge.",
+        "La nouvelle librairie de la rue principale sert aussi du thé et des crêpes.",
+        "Élodie a apporté une tarte aux poires qui a disparu avant dix heures.",
+    ),
+    "de": (
+        "Der Zug nach Köln hatte vierzig Minuten Verspätung, also tranken wir Kaffee am Bahnsteig.",
+        "Omas Rezept verlangt eine Prise Muskat, was in der Praxis das halbe Glas bedeutet.",
+        "Der Fahrradschuppen hinter dem Haus wurde nach den Winterstürmen endlich repariert.",
+        "Gießen Sie die Tomaten abends; die Blätter verbrennen, wenn sie in der Sonne nass bleiben.",
+        "Die Prüfer sind jedes Seil der Brücke hinaufgeklettert und fanden nur ein wenig Rost.",
+        "Die Fahrkarte kostet 12 € hin und zurück – „billiger als das Parkhaus“, sagte der Schaffner.",
+        "Unsere Waschmaschine lief zwölf Jahre und ging genau nach dem Umzug kaputt.",
+        "Wenn es am Samstag trocken bleibt, wandern wir zur Hütte und essen dort zu Mittag.",
+        "Die neue Buchhandlung in der Hauptstraße verkauft auch Tee und gebrauchte Landkarten.",
+        "Jürgen hat einen Apfelkuchen mitgebracht, der vor zehn Uhr verschwunden war.",
+    ),
+    "es": (
+        "El tren a Sevilla llevaba cuarenta minutos de retraso, así que tomamos café en el andén.",
+        "La receta de mi abuela pide una pizca de nuez moscada, o sea, medio bote.",
+        "El cobertizo de las bicicletas por fin se arregló después de las tormentas de invierno.",
+        "Riegue los tomates por la tarde: las hojas se queman si siguen mojadas al sol.",
+        "Los inspectores subieron por cada cable del puente y sólo encontraron un poco de óxido.",
+        "El billete cuesta 12 € ida y vuelta — «más barato que el aparcamiento», dijo el revisor.",
+        "Nuestra lavadora duró doce años y se estropeó justo después de la mudanza.",
+        "Si el sábado no llueve, subiremos al refugio y comeremos allí con vistas al valle.",
+        "La nueva librería de la calle mayor también vende té y mapas de segunda mano.",
+        "Begoña trajo una tarta de Santiago que desapareció antes de las diez.",
+    ),
+}
+
 #: characters a GBK encoder cannot encode but gb18030 can (four-byte sequences): CJK extension B,
 #: emoji, Hangul syllables, capital sharp s
 GB18030_ONLY: tuple[str, ...] = ("𠮷", "😀", "한국어", "ẞ", "𪚥", "🙂", "㐀")
@@ -148,7 +231,9 @@ def _words(lang: str) -> list[str]:
     return _WORDS[lang]
 
 
-def _sentence(rng: random.Random, lang: str) -> str:
+def _sentence(rng: random.Random, lang: str, texts: str = "project") -> str:
+    if texts == "held-out":
+        return rng.choice(HELD_OUT_SENTENCES[lang])
     words = _words(lang)
     if words and rng.random() < 0.35:
         n = rng.randint(6, 14)
@@ -160,13 +245,19 @@ def _sentence(rng: random.Random, lang: str) -> str:
     return rng.choice(SENTENCES[lang])
 
 
-def make_text(rng: random.Random, lang: str, target_bytes: int, label: str = "utf-8") -> str:
-    """Lines of sentences in ``lang`` until about ``target_bytes`` (UTF-8 size), encodable in ``label``."""
+def make_text(
+    rng: random.Random, lang: str, target_bytes: int, label: str = "utf-8", texts: str = "project"
+) -> str:
+    """Lines of sentences in ``lang`` until about ``target_bytes`` (UTF-8 size), encodable in ``label``.
+
+    ``texts``: "project" (``SENTENCES`` plus wordfreq pseudo-sentences) or "held-out"
+    (``HELD_OUT_SENTENCES`` only: text no detector training input contains).
+    """
     encoding = ENCODINGS[label][0]
     lines: list[str] = []
     size = 0
     while size < target_bytes or not lines:
-        line = " ".join(_sentence(rng, lang) for _ in range(rng.randint(1, 3)))
+        line = " ".join(_sentence(rng, lang, texts) for _ in range(rng.randint(1, 3)))
         if label == "gb18030" and rng.random() < 0.5:
             line += " " + rng.choice(GB18030_ONLY)
         if not _encodable(line, encoding):
@@ -219,13 +310,18 @@ def generate(
     mean_bytes: int = 4800,
     seed: int = 5,
     subdirs: int = 8,
+    texts: str = "project",
 ) -> list[Truth]:
     """Write the corpus under ``root``; returns the ground truth, one entry per file.
+
+    ``texts="held-out"`` writes only :data:`HELD_OUT_SENTENCES` (see :func:`make_text`).
 
     ``corrupted`` files (spread over the encodings) get 1-3 lines appended in another encoding
     (never one that the same decoder reads, e.g. GBK after GB18030). File names say nothing about
     the encoding.
     """
+    if texts not in ("project", "held-out"):
+        raise ValueError(f"texts must be 'project' or 'held-out', not {texts!r}")
     rng = random.Random(seed)
     os.makedirs(root, exist_ok=True)
     plan: list[tuple[str, bool]] = []
@@ -241,7 +337,7 @@ def generate(
         encoding, langs, bom = ENCODINGS[label]
         lang = rng.choice(langs)
         target = rng.randint(20, 120) if short else max(400, int(rng.gauss(mean_bytes, mean_bytes / 3)))
-        text = make_text(rng, lang, target, label)
+        text = make_text(rng, lang, target, label, texts)
         if short:
             text = text.split("\n")[0][: max(4, target // 3)]
         data = bom + text.encode(encoding)
@@ -251,7 +347,7 @@ def generate(
             t_enc, t_langs, _ = ENCODINGS[tail_label]
             t_text = ""
             while t_text.isascii():  # an all-ASCII tail reads the same in every encoding: no corruption
-                t_text = make_text(rng, rng.choice(t_langs), rng.randint(60, 400), tail_label)
+                t_text = make_text(rng, rng.choice(t_langs), rng.randint(60, 400), tail_label, texts)
             boundary = len(data)
             data += t_text.encode(t_enc)
             text += t_text

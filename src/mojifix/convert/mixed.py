@@ -22,6 +22,7 @@ D. Clean decode: the last lines look like another encoding read as the head's (C
    them alone, is confident of another encoding.
 H. Clean decode: the first lines read far better in another encoding than the whole-file verdict
    (a Big5 head under a GBK tail); the split is then looked for under that encoding (C or D).
+I. A UTF-8 BOM mid-file with valid UTF-8 after it: an appended UTF-8 file kept its BOM.
 
 Every split is checked: the head decodes strictly in the head encoding and the tail in the tail
 encoding. Every threshold below is named with how it was chosen.
@@ -41,7 +42,7 @@ from mojifix.detect import score_text
 from mojifix.detect.result import Detection
 from mojifix.detect.scoring import get_scorer
 
-__all__ = ["find_split", "salvage", "split_on_nul"]
+__all__ = ["find_split", "salvage", "split_binary", "split_on_nul"]
 
 DetectFn = Callable[..., Detection]
 _Span = tuple[int, int] | None
@@ -54,6 +55,12 @@ MIN_UTF8_SEQUENCES = 3
 #: chance (GBK "码。" = C2 EB A1 A3 ends in the valid UTF-8 sequence EB A1 A3); a line start at most
 #: this many bytes beyond such a point is taken as the boundary instead
 COINCIDENCE_BYTES = 8
+#: probe A, Latin heads: the lead bytes of Latin-script UTF-8 (C2, C3: Latin-1 letters and signs; C5:
+#: Œ œ Š š Ž ž Ÿ; E2: quotes, dashes, €). In a single-byte Latin text each reads as "Â"/"Ã"/"Å"/"â"
+#: followed at once by a sign of 0x80-0xBF ("Ã©", "â€™"), which people do not write; so a tail, after the
+#: last byte invalid in UTF-8, whose multi-byte sequences all start with these needs only one of them
+#: (an old-spelling German "daß“" is DF 93, a valid pair with another lead, and still needs three).
+_LATIN_UTF8_LEADS = b"\xc2\xc3\xc5\xe2"
 #: lead bytes of multi-byte UTF-8 sequences (C2..F4)
 _UTF8_LEADS = bytes(range(0xC2, 0xF5))
 _NON_ASCII = bytes(range(0x80, 0x100))
@@ -66,6 +73,10 @@ _LAST_NON_ASCII = re.compile(rb"[\x80-\xff][\x00-\x7f]*\Z")
 #: scan gives up after MAX_SCAN_LINES lines of any kind)
 TAIL_LINES = 4
 MAX_SCAN_LINES = 64
+#: probe D, Latin heads: a line with fewer non-ASCII characters than this cannot show the sign (three in
+#: a row) and neither clears nor condemns the lines before it (a GB18030 four-byte character alone on
+#: the last line reads "•4²5" in windows-1252). Follows from the sign; CJK heads' sign needs only one.
+MIN_JUDGED_NON_ASCII = 3
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff"
 _CJK_GLUED = re.compile(f"[a-z][{_CJK}]|[{_CJK}][a-z]{{2}}")
 _NON_ASCII_RUN = re.compile("[\u0080-\uffff]{3}")
@@ -80,6 +91,11 @@ SCORE_DROP = 3.0
 #: fraction of the file (a "tail" is a tail)
 PROBE_MIN_UTF16_BYTES = 24
 PROBE_MAX_FRACTION = 0.5
+#: probe G: boundary candidates are the head-parity NULs whose running balance is within this of the
+#: maximum (stray NULs of CJK units move the maximum by a few), at most ENDIAN_CANDIDATES of them tried;
+#: a wrong candidate costs two strict decodes and fails them, so these bound time, not correctness
+ENDIAN_SLACK = 3
+ENDIAN_CANDIDATES = 8
 #: probe D fires only when the detector is this confident about the tail's encoding...
 TAIL_MIN_CONFIDENCE = 0.8
 #: ...and gives the whole-file encoding at most this confidence for the tail.
@@ -221,7 +237,10 @@ def _probe_utf8_tail(data: bytes, start: int, head: str, detect: DetectFn, span:
     if p <= start or p >= len(data):
         return None
     tail = data[p:]
-    if _multibyte_count(tail) < MIN_UTF8_SEQUENCES:
+    need = MIN_UTF8_SEQUENCES
+    if head in _LATIN_HEADS and _multibyte_count(tail.translate(None, _LATIN_UTF8_LEADS)) == 0:
+        need = 1  # every sequence is Latin-script UTF-8 ("Ã©", "â€™" in the head's reading): see above
+    if _multibyte_count(tail) < need:
         return None
     b = p
     if head not in _UTF16:
@@ -390,6 +409,12 @@ def _probe_tail(data: bytes, start: int, head: str, detect: DetectFn) -> Split |
     b = None
     for offset, line in lines:  # last first: the suspicious run must reach the end of the file
         text = try_decode(line, head)
+        if (
+            head in _LATIN_HEADS
+            and text is not None
+            and sum(not c.isascii() for c in text) < MIN_JUDGED_NON_ASCII
+        ):
+            continue  # too short to judge either way
         if text is None or not _suspicious(text, head):
             break
         b = offset
@@ -636,8 +661,13 @@ def _probe_endianness(data: bytes, start: int, head: str) -> Split | None:
     """Probe G: UTF-16 text followed by UTF-16 text of the other byte order.
 
     NUL bytes of ASCII units sit at odd offsets in UTF-16LE and at even offsets in UTF-16BE. The
-    boundary is the unit end that best separates head-parity NULs (before) from other-parity NULs
-    (after): the maximum over the NUL positions of (head-parity NULs so far - other-parity NULs so far).
+    boundary is a unit end that best separates head-parity NULs (before) from other-parity NULs
+    (after): a maximum, over the NUL positions, of (head-parity NULs so far - other-parity NULs so far).
+    CJK units with a zero byte (U+4E00 is 4E 00 in UTF-16BE) put stray NULs of the wrong parity in
+    either part, so the candidates within ENDIAN_SLACK of the maximum are tried, best balance first,
+    then the ends of the head's last line feeds (Chinese UTF-16 tails can hold more NULs of the head's
+    parity than of their own); each is accepted only when the tail reads clearly better in the other
+    byte order.
     """
     other = "UTF-16BE" if head == "UTF-16LE" else "UTF-16LE"
     head_parity = 1 if head == "UTF-16LE" else 0
@@ -645,23 +675,83 @@ def _probe_endianness(data: bytes, start: int, head: str) -> Split | None:
     if nuls.size == 0:
         return None
     run = np.cumsum(np.where(nuls % 2 == head_parity, 1, -1))
-    k = int(np.argmax(run))  # the first maximum
-    if run[k] <= 0:
+    best = int(run.max())
+    if best <= 0:
         return None
-    best_b = start + int(nuls[k]) + (1 if head_parity else 2)
-    if len(data) - best_b < MIN_NUL_FREE_BYTES:
+    near = [int(k) for k in np.flatnonzero(run >= best - ENDIAN_SLACK) if nuls[k] % 2 == head_parity]
+    ends = [
+        start + int(nuls[k]) + (1 if head_parity else 2)
+        for k in sorted(near, key=lambda k: (-int(run[k]), k))
+    ]
+    # ...and the ends of the head's last line-feed units (a tail appended to a file starts a line)
+    newline = "\n".encode(head.lower())
+    pos = len(data)
+    for _ in range(ENDIAN_CANDIDATES):
+        pos = data.rfind(newline, start, pos)
+        while pos > start and (pos - start) % 2:
+            pos = data.rfind(newline, start, pos)
+        if pos <= start:
+            break
+        ends.append(pos + 2)
+    for b in dict.fromkeys(ends[: 2 * ENDIAN_CANDIDATES]):
+        if len(data) - b >= MIN_NUL_FREE_BYTES and _byte_order_flips(data[start:b], data[b:], head, other):
+            return Split(
+                b,
+                head,
+                other,
+                f"NUL bytes sit where {head} puts them up to byte {b}, where {other} puts them after",
+            )
+    return None
+
+
+def _byte_order_flips(before: bytes, after: bytes, head: str, other: str) -> bool:
+    """``before`` is ``head`` text and ``after`` is ``other`` text, each read by its byte order."""
+    after_other, after_head = try_decode(after, other), try_decode(after, head)
+    if after_other is None or try_decode(before, head) is None:
+        return False
+    # NUL parity proves little in Chinese UTF-16 (few NULs, some of the wrong parity): the tail must
+    # read as text in the other byte order, clearly better than in the head's.
+    if after_head is not None:
+        other_score, head_score = _scores(after_other, after_head)
+        if other_score < head_score + SCORE_MARGIN:
+            return False
+    return True
+
+
+_UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def _probe_utf8_bom(data: bytes, start: int, head: str, detect: DetectFn) -> Split | None:
+    """Probe I: a UTF-8 BOM in the middle of the file, with valid UTF-8 from there to the end.
+
+    A file appended to another keeps its BOM: EF BB BF reads "ï»¿" in windows-1252 (and as nothing
+    a person writes in any other 8-bit code page), so with valid UTF-8 after it the BOM alone marks the
+    boundary, even before a tail too short for probe A's three multi-byte sequences.
+    """
+    if head == "UTF-8" or head in _UTF16:
         return None
-    tail = data[best_b:]
-    if _nul_endianness(tail) != other or _nul_endianness(data[start:best_b]) != head:
-        return None
-    if try_decode(tail, other) is None or try_decode(data[start:best_b], head) is None:
+    b = data.rfind(_UTF8_BOM, start + 1)
+    if b == -1 or try_decode(data[b:], "UTF-8") is None or try_decode(data[start:b], head) is None:
         return None
     return Split(
-        best_b,
-        head,
-        other,
-        f"NUL bytes sit where {head} puts them up to byte {best_b}, where {other} puts them after",
+        b,
+        _head_encoding(data, start, b, head, detect),
+        "UTF-8",
+        f"a UTF-8 byte order mark at byte {b}, valid UTF-8 from there to the end",
     )
+
+
+def split_binary(data: bytes, detect: DetectFn) -> Split | None:
+    """A file the detector calls binary that is two texts: UTF-16 next to 8-bit text (probe F), or
+    UTF-16 of one byte order followed by the other (probe G: a parity flip looks like binary data)."""
+    split = _probe_nul(data, 0, detect)
+    if split is not None:
+        return split
+    for head in _UTF16:
+        split = _probe_endianness(data, 0, head)
+        if split is not None and 0 < split.boundary < len(data):
+            return split
+    return None
 
 
 def find_split(data: bytes, start: int, head: str, fail: int | None, detect: DetectFn) -> Split | None:
@@ -703,6 +793,7 @@ def _find_split(data: bytes, start: int, head: str, fail: int | None, detect: De
         probes.append(lambda: _probe_utf8_head(data, start, head, detect, span))
     else:
         probes.append(lambda: _probe_utf8_tail(data, start, head, detect, span))
+        probes.append(lambda: _probe_utf8_bom(data, start, head, detect))
         probes.append(lambda: _probe_utf8_head(data, start, head, detect, span))
     if fail is not None:
         probes.append(lambda: _probe_failure(data, start, head, fail, detect))

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mojifix.convert import declared, gate, mixed
-from mojifix.convert.codec import canonical_name, decode_strict, encode_strict, reencode_name, same_decoder
+from mojifix.convert.codec import canonical_name, decode_strict, reencode_name, reencodes_to, same_decoder
 from mojifix.convert.options import Options
 from mojifix.convert.records import DeclarationRewrite, Split
 from mojifix.detect.result import Detection
@@ -180,7 +180,7 @@ def examine(data: bytes, opts: Options, detect: DetectFn) -> Verdict:
         det = detect(data, domain="file")
         if det.verdict == "binary":
             # NUL bytes in only part of a file: UTF-16 text glued to 8-bit text, not binary data
-            split = mixed.split_on_nul(data, 0, detect) if b"\x00" in data else None
+            split = mixed.split_binary(data, detect) if b"\x00" in data else None
             if split is not None:
                 return Verdict(
                     "quarantined",
@@ -293,10 +293,7 @@ def examine(data: bytes, opts: Options, detect: DetectFn) -> Verdict:
 
     # Verification 3: re-encode gives back the source bytes exactly.
     reenc = reencode_name(encoding)
-    try:
-        canonical = encode_strict(text, reenc) == body
-    except (UnicodeEncodeError, LookupError):
-        canonical = False
+    canonical = reencodes_to(text, reenc, body)
     warnings: tuple[str, ...] = ()
     if "\ufffd" in text:
         warnings = ("contains U+FFFD (damage from an earlier conversion?)",)
