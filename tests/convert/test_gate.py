@@ -40,8 +40,8 @@ def test_prefer_is_the_users_decision_and_passes_the_gate() -> None:
 @pytest.mark.parametrize(
     "evidence",
     [
-        Evidence("errors", "1 invalid sequence at byte 40", 1.0),
-        Evidence("validity", "2 invalid sequences (bytes 12, 90)", 2.0),
+        Evidence("invalid", "windows-1252: 1 invalid sequence at byte 40", 1.0),
+        Evidence("invalid", "2 invalid sequences (bytes 12, 90)", 2.0),
     ],
 )
 def test_error_evidence_is_quarantined(evidence: Evidence) -> None:
@@ -54,12 +54,18 @@ def test_error_evidence_is_quarantined(evidence: Evidence) -> None:
 
 
 def test_validity_evidence_without_errors_is_not_error_evidence() -> None:
-    ok = Evidence("validity", "all 1,200 bytes valid in windows-1252")
+    """Only the detector's "invalid" finding with a positive count stops the write."""
+    ok = Evidence("validity", "all 1,200 bytes valid in windows-1252, none invalid")
 
     def detect(data: bytes, **_: object) -> Detection:
         return Detection((Candidate("windows-1252", 0.99, None, (ok,)),))
 
     assert examine(CP1252, OPTS, detect).outcome == "converted"
+
+    def zero(data: bytes, **_: object) -> Detection:
+        return Detection((Candidate("windows-1252", 0.99, None, (Evidence("invalid", "none", 0.0),)),))
+
+    assert examine(CP1252, OPTS, zero).outcome == "converted"
 
 
 def test_declaration_that_also_decodes_differently_is_a_conflict() -> None:

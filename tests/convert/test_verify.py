@@ -167,3 +167,25 @@ def test_iso2022_kr_header_at_the_start_is_canonical() -> None:
         assert (v.outcome, v.verification, v.output) == ("converted", "lossless", text.encode())
     moved = python_form.replace(b"\x1b$)C", b"", 1) + b"\x1b$)C"  # not where the RFC allows it
     assert examine(moved, OPTS, fixed(("iso2022_kr", 0.99))).verification != "lossless"
+
+
+def test_hz_marker_without_gb_text_is_plain_ascii() -> None:
+    """ "~{" then a line end cannot start HZ-encoded Chinese: plain ASCII, no detector needed."""
+    data = b"Writes HZ, whose switching escape sequence is ~{\nand back: ~}\n"
+    assert examine(data, OPTS, must_not_call).decision == "ascii"
+    calls = []
+
+    def spy(data: bytes, **kw: object) -> Detection:
+        calls.append(data)
+        return fake_detect(data, **kw)
+
+    examine("中文".encode("hz"), OPTS, spy)  # "~{VPND~}": HZ text goes to the detector
+    assert calls
+
+
+def test_escape_that_is_not_iso2022_is_a_control_in_plain_text() -> None:
+    """A terminal colour code or a lone ESC does not make a file ISO-2022; "ESC $ B" does."""
+    for data in (b"\x1b[31mred\x1b[0m plain log line\n", b"an escape character: \x1b\nthe end\n"):
+        assert examine(data, OPTS, must_not_call).decision == "ascii"
+    log = "\x1b[1mfertig\x1b[0m: Größe geprüft\n".encode()
+    assert examine(log, OPTS, must_not_call).decision == "utf8-valid"

@@ -35,15 +35,13 @@ __all__ = ["ERROR_EVIDENCE_KINDS", "MIN_WRITE_CONFIDENCE", "refusal"]
 #: of it; the generated tree of benchmarks/convert_corpus.py is the other check (every clean file right).
 MIN_WRITE_CONFIDENCE = 0.9
 #: Evidence kinds by which the detector reports invalid sequences in the reading it names (partial
-#: validity). A "validity" finding counts when its value (the error count) is positive.
-ERROR_EVIDENCE_KINDS = ("errors", "invalid", "partial-validity")
+#: validity: ``Evidence("invalid", "EUC-KR: 1 invalid sequence at byte 40,112", 1.0)``, value = count).
+ERROR_EVIDENCE_KINDS = ("invalid",)
 
 
 def _error_evidence(det: Detection, cand: Candidate) -> Evidence | None:
     for ev in (*cand.evidence, *det.evidence):
-        if ev.kind in ERROR_EVIDENCE_KINDS or (
-            ev.kind == "validity" and ev.value is not None and ev.value > 0 and "invalid" in ev.detail
-        ):
+        if ev.kind in ERROR_EVIDENCE_KINDS and (ev.value is None or ev.value > 0):
             return ev
     return None
 

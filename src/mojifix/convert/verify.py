@@ -4,9 +4,10 @@ Decision, in order (each step says how the file was decided, recorded in the man
 
 1. empty file: already UTF-8.
 2. BOM (Encoding Standard "BOM sniff": UTF-8, UTF-16BE, UTF-16LE): the BOM names the encoding.
-3. valid UTF-8 without NUL, C0 controls, ESC or HZ's ``~{``: already UTF-8. Validity over every
-   byte is decisive (a legacy file is valid UTF-8 only by accident, and the detector's first rule
-   is the same); the excluded bytes send 7-bit ISO-2022/HZ text, UTF-16 and binary to the detector.
+3. valid UTF-8 without NUL, C0 controls, ISO-2022 escapes or HZ's ``~{`` + GB pair: already UTF-8.
+   Validity over every byte is decisive (a legacy file is valid UTF-8 only by accident, and the
+   detector's first rule is the same); the excluded bytes send 7-bit ISO-2022/HZ text, UTF-16 and
+   binary to the detector.
 4. the detector, over the whole file. An ambiguous verdict is quarantined with its candidates
    named, unless ``--prefer`` names one of them.
 
@@ -19,6 +20,7 @@ does not re-encode to the source is *noncanonical* (reported separately; quarant
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -41,6 +43,14 @@ _UTF8_BOM = b"\xef\xbb\xbf"
 #: C0 controls that do not occur in ordinary text (TAB, LF, VT, FF, CR and ESC excluded; ESC is
 #: checked separately because it marks ISO-2022 text, not binary)
 _ODD_CONTROLS = bytes([*range(0x01, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F])
+#: ISO-2022 text (ISO/IEC 2022 escape sequences: ESC $ designates a multi-byte set, ESC ( ) * + , - . /
+#: a 94/96-character set, ESC N / O single-shift): only these make a 7-bit file ISO-2022-JP/KR/CN.
+#: Another ESC (a terminal colour code "ESC [31m" in a log, a lone ESC) is a control character in text.
+_ISO2022_ESCAPE = re.compile(rb"\x1b[$()*+,\-./NO]")
+#: HZ (RFC 1843) text: "~{" switching to GB mode, followed by a GB2312 pair (two bytes 0x21-0x7E). A
+#: "~{" followed by anything else (a line end, a space: "the escape sequence ~{" in a manual) cannot
+#: start HZ-encoded Chinese, so such a file stays plain ASCII/UTF-8 without asking the detector.
+_HZ_GB_MODE = re.compile(rb"~\{[\x21-\x7e]{2}")
 #: candidates listed in an ambiguity reason
 AMBIGUOUS_LISTED = 3
 
@@ -87,7 +97,9 @@ def _bom(data: bytes) -> tuple[str, int] | None:
 
 def _plain_utf8(data: bytes) -> str | None:
     """The text when step 3 applies (valid UTF-8 and nothing that needs the detector), else None."""
-    if b"\x00" in data or b"\x1b" in data or b"~{" in data:
+    if b"\x00" in data or (b"\x1b" in data and _ISO2022_ESCAPE.search(data)):
+        return None
+    if b"~{" in data and _HZ_GB_MODE.search(data):
         return None
     if len(data.translate(None, _ODD_CONTROLS)) != len(data):
         return None
