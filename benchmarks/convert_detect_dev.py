@@ -76,10 +76,10 @@ def true_texts(data: bytes, label: str) -> set[str]:
     return {t.removeprefix("\ufeff") for t in texts}
 
 
-def build_tree(root: Path) -> dict[str, tuple[str, Path]]:
+def build_tree(root: Path, dev: Path = DEV) -> dict[str, tuple[str, Path]]:
     """Copy the dev files under neutral names; returns tree path -> (truth label, original path)."""
     truths: dict[str, tuple[str, Path]] = {}
-    for i, path in enumerate(sorted(p for p in DEV.glob("*/*") if p.is_file())):
+    for i, path in enumerate(sorted(p for p in dev.glob("*/*") if p.is_file())):
         ext = path.suffix if path.suffix in (".txt", ".smi") else ".txt"
         rel = f"{path.parent.name}/f{i:03d}{ext}"
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -98,13 +98,13 @@ def undo_declarations(text: str, record: dict) -> str:
     return text
 
 
-def run(keep: bool = False) -> dict:
-    if not DEV.is_dir():
-        raise SystemExit(f"mojifix benchmark: error: the development set is not at {DEV}")
+def run(dev: Path = DEV) -> dict:
+    if not dev.is_dir():
+        raise SystemExit(f"mojifix benchmark: error: the development set is not at {dev} (see --dev)")
     work = Path(tempfile.mkdtemp(prefix="mojifix-devtree-"))
     try:
         src, dst = work / "src", work / "dst"
-        truths = build_tree(src)
+        truths = build_tree(src, dev)
         t0 = time.perf_counter()
         report = convert(src, dst, fsync=False)
         wall = time.perf_counter() - t0
@@ -137,15 +137,15 @@ def run(keep: bool = False) -> dict:
         counts["wall_s"] = round(wall, 3)
         return {"counts": counts, "not_right": rows, "exit_code": report.exit_code}
     finally:
-        if not keep:
-            shutil.rmtree(work, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--dev", type=Path, default=DEV, help=f"the development set's uchardet folder ({DEV})")
     args = ap.parse_args(argv)
-    result = run()
+    result = run(args.dev)
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
         return 0
