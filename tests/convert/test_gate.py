@@ -133,3 +133,23 @@ def test_dry_run_reports_copied_without_writing(tmp_path: Path) -> None:
     report = convert(src, tmp_path / "dst", detector=FAKE, dry_run=True)
     assert [(r.outcome, r.output) for r in report.records] == [("copied", None), ("utf8", None)]
     assert not (tmp_path / "dst").exists()
+
+
+def test_prefer_settles_what_the_gate_refuses() -> None:
+    """The reasons' hints work: --prefer settles an unconfident verdict and a declaration conflict."""
+    unsure = fixed(("windows-1252", 0.6), ("ISO-8859-15", 0.3))
+    v = examine(CP1252, Options(prefer=("windows-1252",)), unsure)
+    assert (v.outcome, v.decision, v.verification) == ("converted", "prefer windows-1252", "lossless")
+    text = '<?xml version="1.0" encoding="EUC-JP"?>\n<rss><title>日本語のフィードです。</title></rss>\n'
+    data = text.encode("euc_jp")
+    greek = fixed(("mac-greek", 1.0))
+    as_declared = examine(data, Options(prefer=("EUC-JP",)), greek)
+    assert (as_declared.outcome, as_declared.encoding) == ("converted", "EUC-JP")
+    assert as_declared.output == text.replace("EUC-JP", "UTF-8").encode()
+    as_detected = examine(data, Options(prefer=("mac-greek",)), greek)
+    assert (as_detected.outcome, as_detected.decision) == ("converted", "prefer mac-greek")
+    # an uncontested, confident verdict is not overruled by a preference
+    assert (
+        examine(CP1252, Options(prefer=("ISO-8859-15",)), fixed(("windows-1252", 0.99))).decision
+        == "detector"
+    )

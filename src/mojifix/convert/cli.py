@@ -75,7 +75,8 @@ def _common(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="ENC",
-        help="settle ambiguous detections in favour of ENC (repeatable), e.g. --prefer big5",
+        help="settle ambiguous or unconfident detections, or a clash with the file's own declaration, in "
+        "favour of ENC (repeatable), e.g. --prefer big5",
     )
     p.add_argument("--include", action="append", default=[], metavar="GLOB", help="only files matching GLOB")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip files matching GLOB")

@@ -25,6 +25,7 @@ __all__ = [
     "OUTPUT_WINDOW",
     "DeclarationRewrite",
     "conflicting_declaration",
+    "declarations_of",
     "names_utf8",
     "restore",
     "rewrite_declarations",
@@ -68,6 +69,11 @@ def _declarations(data: bytes, limit: int) -> list[Declaration]:
     return [d for d in find_declarations(data, limit=limit) if _applies(d, data)]
 
 
+def declarations_of(data: bytes) -> list[Declaration]:
+    """The in-band declarations of the source ``data`` (in the detector's 1 KB window) that count."""
+    return _declarations(data, DECLARATION_LIMIT)
+
+
 def rewrite_declarations(output: bytes) -> tuple[bytes, tuple[DeclarationRewrite, ...]]:
     """``output`` (UTF-8) with every declaration that does not name UTF-8 relabelled, and the spans."""
     found = [d for d in _declarations(output, OUTPUT_WINDOW) if not names_utf8(d.label)]
@@ -108,7 +114,7 @@ def conflicting_declaration(data: bytes, encoding: str, text: str) -> tuple[Decl
     the detector says the other: that is not a confident decision, so ``convert`` quarantines it.
     Returns (declaration, its decoding) or ``None``.
     """
-    for decl in _declarations(data, DECLARATION_LIMIT):
+    for decl in declarations_of(data):
         declared = decl.encoding
         if declared is None or same_decoder(declared, encoding) or names_utf8(decl.label):
             continue
@@ -122,7 +128,7 @@ def stale_declarations(data: bytes, encoding: str) -> tuple[str, ...]:
     """Warnings for declarations that name an encoding the bytes are not valid in (the source was
     re-encoded without updating its declaration): a finding to report, not a reason to refuse."""
     out = []
-    for decl in _declarations(data, DECLARATION_LIMIT):
+    for decl in declarations_of(data):
         declared = decl.encoding
         if declared is None:
             out.append(f"declares an unknown encoding {decl.label!r} ({decl.kind}) at byte {decl.start}")

@@ -24,8 +24,9 @@ CHUNK_SIZE = 1024 * 1024
 class Options:
     """Everything that changes how files are decided and written.
 
-    ``prefer`` settles ambiguous detections: when the detector calls a file ambiguous and one of its
-    candidates is (the same decoder as) a preferred encoding, that candidate is used and still verified.
+    ``prefer`` settles what the write gate would refuse (an ambiguous verdict, a confidence below
+    0.9, a declaration naming another encoding): when one of the candidates, or the declared encoding,
+    is (the same decoder as) a preferred encoding, it is used and still verified.
     """
 
     bom: str = "strip"  # strip | keep (for already-UTF-8 files; also whether UTF-8 output gets a BOM)

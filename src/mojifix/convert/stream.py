@@ -120,7 +120,7 @@ def examine_stream(
                 None,
                 False,
             )
-        chosen, decision, confidence = _choose(det, opts)
+        chosen, decision, confidence = _choose(det, opts, head)
         if chosen is None:
             cands = tuple((c.encoding, c.confidence) for c in det.candidates)
             return StreamResult(

@@ -115,16 +115,30 @@ def _utf8_output(text: str, opts: Options, had_bom: bool) -> bytes:
     return _UTF8_BOM + out if had_bom and opts.bom == "keep" else out
 
 
-def _choose(det: Detection, opts: Options) -> tuple[str | None, str, float | None]:
-    """(encoding, decision, confidence) from a detection; encoding None means ambiguous, unsettled."""
+def _choose(det: Detection, opts: Options, data: bytes = b"") -> tuple[str | None, str, float | None]:
+    """(encoding, decision, confidence) from a detection; encoding None means ambiguous, unsettled.
+
+    ``--prefer`` settles what the write gate would refuse: an ambiguous verdict, a confidence below
+    the gate's, or a declaration in ``data`` naming another encoding. The preferred encoding may be a
+    candidate or the declared one; it is verified like any other.
+    """
     best = det.best()
     assert best is not None
+    if opts.prefer:
+        others = [d.encoding for d in declared.declarations_of(data) if d.encoding is not None]
+        contested = (
+            det.ambiguous
+            or best.confidence < gate.MIN_WRITE_CONFIDENCE
+            or any(not same_decoder(enc, best.encoding) for enc in others)
+        )
+        if contested:
+            confidence = {c.encoding: c.confidence for c in reversed(det.candidates)}
+            for pref in opts.prefer:
+                for enc in (*confidence, *others):
+                    if same_decoder(enc, pref):
+                        return enc, f"prefer {pref}", confidence.get(enc)
     if not det.ambiguous:
         return best.encoding, "detector", best.confidence
-    for pref in opts.prefer:
-        for cand in det.candidates:
-            if same_decoder(cand.encoding, pref):
-                return cand.encoding, f"prefer {pref}", cand.confidence
     return None, "detector", best.confidence
 
 
@@ -209,7 +223,7 @@ def examine(data: bytes, opts: Options, detect: DetectFn) -> Verdict:
             reason = "the detector found no candidate encoding"
             return Verdict("quarantined", None, None, "detector", "undecided", reason=reason)
         cands = tuple((c.encoding, round(c.confidence, 4)) for c in det.candidates)
-        chosen, decision, confidence = _choose(det, opts)
+        chosen, decision, confidence = _choose(det, opts, data)
         if chosen is None:
             # An ambiguous verdict can be a mixed file (e.g. Big5 head, GBK tail): look for a split
             # under each leading candidate before calling it ambiguous.
