@@ -166,3 +166,14 @@ def test_streamed_file_is_relabelled_and_gated(tmp_path: Path) -> None:
 
 
 unsure_gbk = fixed(("GBK", 0.5), ("Big5", 0.4))
+
+
+@pytest.mark.parametrize("bom", ["strip", "keep"])
+def test_utf8_with_bom_declared_otherwise_is_relabelled(bom: str) -> None:
+    """Browsers let a BOM win over <meta>; once the BOM is stripped the page would fall back to it."""
+    body = f'<html><head><meta charset="windows-1252"></head>{FR}'.encode()
+    v = examine(b"\xef\xbb\xbf" + body, Options(bom=bom), must_not_call)
+    fixed_body = body.replace(b"windows-1252", b"utf-8")
+    assert v.output == (fixed_body if bom == "strip" else b"\xef\xbb\xbf" + fixed_body)
+    (rewrite,) = v.declarations
+    assert v.output[rewrite.offset : rewrite.offset + 5] == b"utf-8"

@@ -109,6 +109,24 @@ def _plain_utf8(data: bytes) -> str | None:
         return None
 
 
+def _relabel_utf8(
+    output: bytes, body: bytes, opts: Options
+) -> tuple[bytes, tuple[DeclarationRewrite, ...], tuple[str, ...]]:
+    """A UTF-8 source's ``output`` with declarations of other encodings relabelled, and warnings.
+
+    Non-ASCII UTF-8 declared as something else: validity over every byte is decisive, the declaration
+    is wrong, and the mirror must not keep the mislabel. An ASCII ``body`` reads the same under either
+    label and is left as it is.
+    """
+    if body.isascii() or opts.keep_declarations:
+        return output, (), ()
+    output, rewrites = declared.rewrite_declarations(output)
+    warnings = tuple(
+        f"declared {r.old_label!r} ({r.kind}), but every byte is UTF-8: label rewritten" for r in rewrites
+    )
+    return output, rewrites, warnings
+
+
 def _utf8_output(text: str, opts: Options, had_bom: bool) -> bytes:
     """UTF-8 bytes of ``text``; with ``--bom keep`` a source BOM becomes a UTF-8 BOM."""
     out = text.encode("utf-8")
@@ -181,16 +199,7 @@ def examine(data: bytes, opts: Options, detect: DetectFn) -> Verdict:
         text = _plain_utf8(data)
         if text is not None:
             warnings = ("contains U+FFFD (damage from an earlier conversion?)",) if "\ufffd" in text else ()
-            output, rewrites = data, ()
-            if not data.isascii() and not opts.keep_declarations:
-                # Non-ASCII UTF-8 declared as something else: validity over every byte is decisive, the
-                # declaration is wrong, and the mirror must not keep the mislabel (an ASCII file reads
-                # the same under either label and is left as it is).
-                output, rewrites = declared.rewrite_declarations(data)
-                warnings += tuple(
-                    f"declared {r.old_label!r} ({r.kind}), but every byte is UTF-8: label rewritten"
-                    for r in rewrites
-                )
+            output, rewrites, relabelled = _relabel_utf8(data, data, opts)
             return Verdict(
                 "utf8",
                 "UTF-8",
@@ -198,7 +207,7 @@ def examine(data: bytes, opts: Options, detect: DetectFn) -> Verdict:
                 "ascii" if data.isascii() else "utf8-valid",
                 "lossless",
                 output=output,
-                warnings=warnings,
+                warnings=warnings + relabelled,
                 line_endings=line_endings(text),
                 declarations=rewrites,
             )
@@ -341,19 +350,23 @@ def examine(data: bytes, opts: Options, detect: DetectFn) -> Verdict:
         verification = "lossless"
 
     if encoding == "UTF-8":
-        # A UTF-8 BOM file: already UTF-8, BOM stripped or kept.
+        # A UTF-8 BOM file (or the detector's UTF-8): already UTF-8, BOM stripped or kept. Without
+        # its BOM a page falls back to its <meta>, so a wrong declaration must go (browsers let the
+        # BOM win over it).
         keep = opts.bom == "keep"
+        output, rewrites, relabelled = _relabel_utf8(data if keep else body, body, opts)
         return Verdict(
             "utf8",
             encoding,
             confidence,
             decision,
             "lossless" if keep else "bom-stripped",
-            output=data if keep else body,
-            warnings=warnings,
+            output=output,
+            warnings=warnings + relabelled,
             candidates=cands,
             bom=bom_name,
             line_endings=line_endings(text),
+            declarations=rewrites,
         )
     output = _utf8_output(text, opts, bom is not None)
     rewrites: tuple[DeclarationRewrite, ...] = ()
