@@ -177,3 +177,14 @@ def test_utf8_with_bom_declared_otherwise_is_relabelled(bom: str) -> None:
     assert v.output == (fixed_body if bom == "strip" else b"\xef\xbb\xbf" + fixed_body)
     (rewrite,) = v.declarations
     assert v.output[rewrite.offset : rewrite.offset + 5] == b"utf-8"
+
+
+def test_in_place_relabels_and_backs_up_the_original(tmp_path: Path) -> None:
+    text = '<html><head><meta charset="gb2312"><title>' + ZH_HANS + "</title>"
+    data = text.encode("gbk")
+    src = write_tree(tmp_path / "src", {"a/page.html": data})
+    backup = tmp_path / "backup"
+    report = convert(src, None, in_place=True, backup_dir=str(backup), detector="test_declared:fixed_gbk")
+    (rec,) = report.records
+    assert (src / "a/page.html").read_bytes() == text.replace("gb2312", "utf-8").encode()
+    assert (backup / "a/page.html").read_bytes() == data and rec.declarations[0].old_label == "gb2312"
