@@ -227,9 +227,10 @@ def run_check(args: argparse.Namespace) -> int:
     for message in report.errors:
         print(f"mojifix: error: {message}", file=sys.stderr)
     if not args.json:
+        text_files = report.checked - report.ignored_binary
+        binary = f"{report.ignored_binary} binary file{'' if report.ignored_binary == 1 else 's'} ignored"
         print(
-            f"mojifix scan --check: {len(report.offenders)} of {report.checked} files not {expect}"
-            f" ({report.ignored_binary} binary ignored)",
+            f"mojifix scan --check: {len(report.offenders)} of {text_files} text files not {expect} ({binary})",
             file=sys.stderr,
         )
     return report.exit_code
