@@ -230,7 +230,8 @@ def run_check(args: argparse.Namespace) -> int:
         text_files = report.checked - report.ignored_binary
         binary = f"{report.ignored_binary} binary file{'' if report.ignored_binary == 1 else 's'} ignored"
         print(
-            f"mojifix scan --check: {len(report.offenders)} of {text_files} text files not {expect} ({binary})",
+            f"mojifix scan --check: {len(report.offenders)} of {text_files} text files not {expect}"
+            f" ({binary})",
             file=sys.stderr,
         )
     return report.exit_code
