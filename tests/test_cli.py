@@ -224,3 +224,28 @@ def test_ctrl_c_while_reading_stdin_exits_130():
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert err == b"mojifix: interrupted\n"
+
+
+def test_convert_into_a_full_disk_is_one_line_exit_2(tmp_path):
+    """A real full file system: a 64 KiB tmpfs in a private mount namespace (needs root and unshare)."""
+    src = tmp_path / "src"
+    src.mkdir()
+    for i in range(200):
+        (src / f"f{i:03}.txt").write_bytes(f"{i} café crème déjà vu\n".encode("cp1252") * 40)
+    script = (
+        f"mount -t tmpfs -o size=64k tmpfs {tmp_path}/full || exit 99; "
+        f"{sys.executable} -m mojifix convert {src} {tmp_path}/full/out"
+    )
+    (tmp_path / "full").mkdir()
+    try:
+        proc = subprocess.run(
+            ["unshare", "-m", "--propagation", "private", "sh", "-c", script], capture_output=True, text=True
+        )
+    except FileNotFoundError:
+        pytest.skip("LOUD SKIP: no unshare(1) to make a full file system")
+    if proc.returncode == 99 or "unshare failed" in proc.stderr:
+        pytest.skip(f"LOUD SKIP: cannot mount a tmpfs here (needs root): {proc.stderr.strip()}")
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "No space left on device" in proc.stderr
+    assert proc.stderr.startswith("mojifix: error: ")
