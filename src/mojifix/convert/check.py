@@ -22,7 +22,7 @@ import json
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 from mojifix.convert.walk import display_path, matches, walk
 
@@ -59,12 +59,8 @@ class CheckReport:
     checked: int = 0
     passed: int = 0
     ignored_binary: int = 0
-    offenders: list[Offender] | None = None
-    errors: list[str] | None = None
-
-    def __post_init__(self) -> None:
-        self.offenders = self.offenders or []
-        self.errors = self.errors or []
+    offenders: list[Offender] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -189,7 +185,6 @@ def check_paths(
 ) -> CheckReport:
     """Check every file of ``paths`` (files or directories); see the module docstring for the rules."""
     report = CheckReport(expect=expect)
-    assert report.offenders is not None and report.errors is not None
     for shown, path in _files(paths, include, exclude):
         if not shown:
             report.errors.append(path)
@@ -218,7 +213,6 @@ def run_check(args: argparse.Namespace) -> int:
 
     expect = canonical_name(args.expect) if args.expect else "UTF-8"
     report = check_paths([args.src, *args.more], expect, tuple(args.include), tuple(args.exclude))
-    assert report.offenders is not None and report.errors is not None
     if args.json:
         sys.stdout.write(json.dumps(report.to_dict(), ensure_ascii=False, indent=1) + "\n")
     else:
