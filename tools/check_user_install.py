@@ -91,9 +91,36 @@ def _pip(*args: str, python: Path | None = None) -> None:
     subprocess.run([*cmd, *args], check=True, timeout=1200)
 
 
-def build_wheel(out: Path) -> Path:
-    """``pip wheel --no-deps .``: exactly what a user's ``pip install .`` builds."""
-    _pip("wheel", "--no-deps", "--wheel-dir", str(out), str(REPO))
+#: never copied into the clean source tree (environments, caches, build outputs)
+_NOT_SOURCE = (".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".ruff_cache")
+
+
+def clean_checkout(dest: Path) -> Path:
+    """The checkout's files (tracked, or new and not ignored) copied to ``dest``.
+
+    Building from a copy keeps setuptools' in-tree ``build/`` of earlier builds (which can hold modules
+    that no longer exist) out of the wheel, as on a fresh clone.
+    """
+    try:
+        listed = subprocess.run(
+            ["git", "-C", str(REPO), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            capture_output=True,
+            check=True,
+        ).stdout.split(b"\0")
+    except (OSError, subprocess.CalledProcessError):  # not a git checkout (an sdist, a tarball)
+        shutil.copytree(REPO, dest, ignore=shutil.ignore_patterns(*_NOT_SOURCE))
+        return dest
+    for rel in filter(None, (os.fsdecode(p) for p in listed)):
+        source = REPO / rel
+        if source.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / rel)
+    return dest
+
+
+def build_wheel(out: Path, source: Path) -> Path:
+    """``pip wheel --no-deps SOURCE``: exactly what a user's ``pip install .`` builds."""
+    _pip("wheel", "--no-deps", "--wheel-dir", str(out), str(source))
     wheels = sorted(out.glob("mojifix-*.whl"))
     if len(wheels) != 1:
         raise SystemExit(f"expected one mojifix wheel in {out}, found {wheels}")
@@ -567,8 +594,9 @@ def main(argv: list[str] | None = None) -> int:
     root.mkdir(parents=True, exist_ok=True)
     try:
         t0 = time.monotonic()
-        wheel = build_wheel(root / "wheelhouse")
-        print(f"built {wheel.name} in {time.monotonic() - t0:.1f} s", flush=True)
+        shutil.rmtree(root / "source", ignore_errors=True)
+        wheel = build_wheel(root / "wheelhouse", clean_checkout(root / "source"))
+        print(f"built {wheel.name} from a clean copy in {time.monotonic() - t0:.1f} s", flush=True)
         env = Env(venv=root / "venv", work=root / "work")
         shutil.rmtree(env.venv, ignore_errors=True)
         shutil.rmtree(env.work, ignore_errors=True)
