@@ -299,8 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     except ModuleNotFoundError as exc:
         return _error(_missing_module_message(exc))
     except OSError as exc:
-        if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO):
-            _silence_stdout()
+        if exc.filename is None and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO):
+            _silence_stdout()  # standard output itself failed (a named file has a filename)
         return _error(os_error_message(exc))
     except UnicodeDecodeError as exc:  # input that a command reads as text (e.g. --content-type values)
         return _error(f"cannot decode input as {exc.encoding}: {exc.reason} at byte {exc.start}")
