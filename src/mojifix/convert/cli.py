@@ -11,6 +11,7 @@ import json
 import sys
 from typing import Any
 
+from mojifix.cli import console, has_rich, table_class
 from mojifix.convert.records import FileRecord, Report, ScanReport
 
 EXIT_USAGE = 2
@@ -21,6 +22,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "scan", help="inventory a tree: encoding, confidence, BOM, line endings, binary, ambiguity"
     )
     s.add_argument("src", help="directory (or file) to inventory; nothing is written")
+    s.add_argument("more", nargs="*", metavar="PATH", help="with --check: more files or directories")
+    s.add_argument(
+        "--check",
+        action="store_true",
+        help="for CI and pre-commit: exit 1 if a text file is not UTF-8 (or --expect ENC), one line each",
+    )
+    s.add_argument("--expect", metavar="ENC", help="with --check: the encoding files must be in (UTF-8)")
     s.add_argument("--json", action="store_true", help="print every record and the summary as JSON")
     _common(s)
     s.set_defaults(func=run_scan)
@@ -89,7 +97,7 @@ class _Bar:
     def __init__(self, enabled: bool) -> None:
         self.progress = None
         self.task = None
-        if enabled:
+        if enabled and has_rich():  # rich is the optional progress extra: no bar without it
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
             self.progress = Progress(
@@ -116,9 +124,7 @@ class _Bar:
 
 
 def _console(stderr: bool = False) -> Any:
-    from rich.console import Console
-
-    return Console(stderr=stderr, highlight=False)
+    return console(stderr=stderr)  # rich's, or plain text without the progress extra
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
@@ -141,6 +147,12 @@ def _usage(msg: str) -> int:
 def run_scan(args: argparse.Namespace) -> int:
     from mojifix.convert import scan
 
+    if args.check or args.expect:
+        from mojifix.convert.check import run_check
+
+        return run_check(args)
+    if args.more:
+        return _usage("scan takes one SRC (several paths only with --check)")
     if args.workers < 1:
         return _usage("--workers must be at least 1")
     bar = _Bar(sys.stderr.isatty() and not args.json)
@@ -204,7 +216,7 @@ def run_convert(args: argparse.Namespace) -> int:
 
 def print_convert(report: Report) -> None:
     """Attention-needing files, then the summary table."""
-    from rich.table import Table
+    Table = table_class()  # rich's, or plain text without the progress extra
 
     console = _console()
     for r in report.records:
@@ -243,7 +255,7 @@ def print_convert(report: Report) -> None:
 
 def print_scan(report: ScanReport) -> None:
     """Per-file inventory, then the encoding distribution."""
-    from rich.table import Table
+    Table = table_class()  # rich's, or plain text without the progress extra
 
     console = _console()
     files = Table(title="mojifix scan")
