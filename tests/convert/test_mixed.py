@@ -211,3 +211,22 @@ def test_short_chinese_utf16_with_stray_nuls_is_not_split() -> None:
     data = text.encode("utf-16-be")
     v = examine(data, Options(), fixed(("UTF-16BE", 0.99)))
     assert (v.outcome, v.output) == ("converted", text.encode())
+
+
+def test_split_holds_when_the_tail_encoding_is_uncertain() -> None:
+    """UTF-16 head, NUL-free 8-bit tail: the NULs prove the split; an unsure detector on the tail only
+    makes its encoding uncertain, and then no salvage is offered (it could be the wrong text)."""
+    head, tail = EN + FR, FR + EN
+
+    def unsure(data: bytes, **kw: object):
+        if b"\x00" in data:
+            return fake_detect(data, **kw)
+        return fixed(("windows-1252", 0.5), ("windows-1250", 0.45), ambiguous=True)(data)
+
+    data = head.encode("utf-16-le") + tail.encode("cp1252")
+    v = examine(data, SALVAGE, unsure)
+    assert (v.outcome, v.verification) == ("quarantined", "mixed")
+    assert v.mixed is not None and v.mixed.boundary == len(head.encode("utf-16-le"))
+    assert "uncertain" in v.mixed.uncertain and "windows-1250 (0.45)" in v.mixed.uncertain
+    assert v.salvage is None and any(w.startswith("no salvage") for w in v.warnings)
+    assert v.mixed.to_dict()["uncertain"] == v.mixed.uncertain

@@ -96,7 +96,10 @@ PROBE_MAX_FRACTION = 0.5
 #: a wrong candidate costs two strict decodes and fails them, so these bound time, not correctness
 ENDIAN_SLACK = 3
 ENDIAN_CANDIDATES = 8
-#: probe D fires only when the detector is this confident about the tail's encoding...
+#: below this confidence (or when the detector calls it ambiguous) the encoding named for one part of a
+#: split is recorded as uncertain and no salvage is offered; the split itself needs no confidence in
+#: the other part's encoding, only evidence that it is not the head's (probes D, F). 0.8 was chosen
+#: on the benchmark corpus with main's detector (every tail confirmed there at >= 0.8).
 TAIL_MIN_CONFIDENCE = 0.8
 #: ...and gives the whole-file encoding at most this confidence for the tail.
 TAIL_MAX_HEAD_CONFIDENCE = 0.05
@@ -502,9 +505,7 @@ def _confirm_tail(
     if det is None:
         det = detect(data[b:], domain="file")
     top = det.best()
-    if top is None or det.ambiguous or det.verdict != "text" or same_decoder(top.encoding, head):
-        return None
-    if top.confidence < TAIL_MIN_CONFIDENCE:
+    if top is None or det.verdict != "text" or same_decoder(top.encoding, head):
         return None
     if any(
         same_decoder(c.encoding, head) and c.confidence > TAIL_MAX_HEAD_CONFIDENCE for c in det.candidates
@@ -521,7 +522,24 @@ def _confirm_tail(
         head_enc,
         top.encoding,
         f"the last lines (from byte {b}) are {top.encoding} ({top.confidence:.2f}), not {head}",
+        _uncertain(det, "tail"),
     )
+
+
+def _uncertain(det: Detection, part: str) -> str:
+    """Why the encoding named for ``part`` of a split is not certain, or "" when it is.
+
+    The split itself rests on other evidence (NUL bytes in place before and none after; lines that
+    read as mojibake and that the detector refuses to read as the head's encoding); which encoding the
+    other part is in needs the detector's confidence, and without it no salvage is offered.
+    """
+    top = det.best()
+    if top is None or det.verdict == "ascii":
+        return ""
+    if det.ambiguous or top.confidence < TAIL_MIN_CONFIDENCE:
+        others = ", ".join(f"{c.encoding} ({c.confidence:.2f})" for c in det.candidates[1:3])
+        return f"the {part}'s encoding is uncertain: {top.encoding} ({top.confidence:.2f}) vs {others}"
+    return ""
 
 
 def _probe_tail_utf16(data: bytes, start: int, head: str, detect: DetectFn) -> Split | None:
@@ -541,16 +559,15 @@ def _probe_tail_utf16(data: bytes, start: int, head: str, detect: DetectFn) -> S
     return _confirm_tail(data, start, head, b, detect, det)
 
 
-def _confident_8bit(seg: bytes, detect: DetectFn) -> str | None:
-    """The encoding the detector confidently gives ``seg`` (not UTF-16, decodes strictly), or None."""
+def _eight_bit(seg: bytes, detect: DetectFn) -> tuple[str, str] | None:
+    """The 8-bit encoding the detector gives ``seg`` (not UTF-16, decodes strictly) and why it is not
+    certain ("" when it is, see :func:`_uncertain`), or None when the detector reads it as no 8-bit text."""
     det = detect(seg, domain="file")
     top = det.best()
-    if top is None or det.ambiguous or det.verdict not in ("text", "ascii") or top.encoding in _UTF16:
-        return None
-    if det.verdict == "text" and top.confidence < TAIL_MIN_CONFIDENCE:
+    if top is None or det.verdict not in ("text", "ascii") or top.encoding in _UTF16:
         return None
     enc = "windows-1252" if det.verdict == "ascii" else top.encoding
-    return enc if try_decode(seg, enc) is not None else None
+    return (enc, _uncertain(det, "8-bit part")) if try_decode(seg, enc) is not None else None
 
 
 def _texty(seg: bytes) -> bool:
@@ -609,17 +626,17 @@ def _probe_nul(data: bytes, start: int, detect: DetectFn) -> Split | None:
             continue
         if try_decode(data[start:b], enc) is None:
             continue
-        tail_enc = _confident_8bit(tail, detect)
-        if tail_enc is None or (len(tail) % 2 == 0 and not _not_utf16(tail, enc, tail_enc)):
+        found = _eight_bit(tail, detect)
+        if found is None or (len(tail) % 2 == 0 and not _not_utf16(tail, enc, found[0])):
             continue
-        if tail_enc is not None:
-            return Split(
-                b,
-                enc,
-                tail_enc,
-                f"bytes {start}..{b} are {enc} (NUL bytes in place), "
-                f"bytes from {b} hold no NUL and read as {tail_enc}",
-            )
+        return Split(
+            b,
+            enc,
+            found[0],
+            f"bytes {start}..{b} are {enc} (NUL bytes in place), "
+            f"bytes from {b} hold no NUL and read as {found[0]}",
+            found[1],
+        )
     # Case 1: 8-bit head, UTF-16 tail.
     # The UTF-16 tail may begin with units holding no NUL (CJK), and such units can hold 0x0A bytes
     # (U+4E0A is 0A 4E in UTF-16LE): try the last few line feeds of the NUL-free prefix, latest first,
@@ -641,19 +658,17 @@ def _probe_nul(data: bytes, start: int, detect: DetectFn) -> Split | None:
             continue
         if try_decode(tail, enc) is None:
             continue
-        head_enc = _confident_8bit(head, detect)
-        if head_enc is None:
+        found = _eight_bit(head, detect)
+        if found is None or (len(head) % 2 == 0 and not _not_utf16(head, enc, found[0])):
             continue
-        if len(head) % 2 == 0 and not _not_utf16(head, enc, head_enc):
-            continue
-        if head_enc is not None:
-            return Split(
-                bb,
-                head_enc,
-                enc,
-                f"bytes {start}..{bb} hold no NUL and read as {head_enc}, "
-                f"bytes from {bb} are {enc} (NUL bytes in place)",
-            )
+        return Split(
+            bb,
+            found[0],
+            enc,
+            f"bytes {start}..{bb} hold no NUL and read as {found[0]}, "
+            f"bytes from {bb} are {enc} (NUL bytes in place)",
+            found[1],
+        )
     return None
 
 
@@ -809,7 +824,10 @@ def _find_split(data: bytes, start: int, head: str, fail: int | None, detect: De
 
 
 def salvage(data: bytes, start: int, split: Split) -> str | None:
-    """Segment-by-segment decoding of a mixed file (both segments strict), or None if either fails."""
+    """Segment-by-segment decoding of a mixed file (both segments strict), or None if either fails or
+    the encoding of a segment is uncertain (``split.uncertain``)."""
+    if split.uncertain:
+        return None
     head = try_decode(data[start : split.boundary], split.head_encoding)
     tail = try_decode(data[split.boundary :], split.tail_encoding)
     if head is None or tail is None or "\ufffd" in head or "\ufffd" in tail:

@@ -19,20 +19,28 @@ OUTCOMES: tuple[str, ...] = ("converted", "utf8", "copied", "quarantined", "skip
 
 @dataclass(frozen=True, slots=True)
 class Split:
-    """A mixed file: bytes ``[0, boundary)`` are ``head_encoding``, the rest ``tail_encoding``."""
+    """A mixed file: bytes ``[0, boundary)`` are ``head_encoding``, the rest ``tail_encoding``.
+
+    ``uncertain``: why one of the two encodings is only the detector's best guess ("" when both are
+    confident); the split itself is proven by other evidence, but no salvage is offered then.
+    """
 
     boundary: int
     head_encoding: str
     tail_encoding: str
     evidence: str
+    uncertain: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "boundary": self.boundary,
             "head_encoding": self.head_encoding,
             "tail_encoding": self.tail_encoding,
             "evidence": self.evidence,
         }
+        if self.uncertain:
+            d["uncertain"] = self.uncertain
+        return d
 
 
 @dataclass(frozen=True, slots=True)

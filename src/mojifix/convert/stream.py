@@ -188,6 +188,7 @@ def examine_stream(
                     split.head_encoding,
                     split.tail_encoding,
                     split.evidence + f" (sample from byte {base})",
+                    split.uncertain,
                 )
                 return quarantined(
                     "mixed",

@@ -275,7 +275,9 @@ def examine(data: bytes, opts: Options, detect: DetectFn) -> Verdict:
         warnings: tuple[str, ...] = ()
         if split is not None and opts.salvage:
             text = mixed.salvage(data, start, split)
-            if text is None:
+            if split.uncertain:
+                warnings = (f"no salvage: {split.uncertain}",)
+            elif text is None:
                 warnings = ("salvage failed: a segment does not decode strictly",)
             else:
                 salvaged = text.encode("utf-8")
