@@ -156,3 +156,12 @@ def test_declaration_is_frozen() -> None:
     with pytest.raises(AttributeError):
         found.label = "utf-8"  # type: ignore[misc]
     assert not hasattr(found, "__dict__")
+
+
+def test_a_wider_window_on_request() -> None:
+    """A converter reading its UTF-8 copy widens the window (the copy can be up to 3x longer)."""
+    late = "<p>" + "中" * 400 + '</p><meta charset="gb2312">'
+    data = late.encode("utf-8")
+    assert find_declarations(data) == ()
+    (found,) = find_declarations(data, limit=4 * DECLARATION_LIMIT)
+    assert (found.kind, found.label, data[found.start : found.end]) == ("meta", "gb2312", b"gb2312")
