@@ -208,3 +208,21 @@ def test_streaming_path_outcomes_and_resume(tmp_path: Path) -> None:
     assert by["bad.txt"].outcome == "quarantined" and (dst / "_quarantine/bad.txt").read_bytes() == bad
     again = convert(src, dst, resume=True, **opts)
     assert again.resumed == 3
+
+
+hz_detector = __import__("test_verify").fixed(("hz", 0.99))
+
+
+def test_streamed_hz_goes_to_the_detector_like_in_memory(tmp_path: Path) -> None:
+    """7-bit HZ text is valid ASCII: only its "~{" + GB pairs say it is not, in any chunk."""
+    text = "中文的测试文件。\n" * 300
+    src = write_tree(tmp_path / "src", {"hz.txt": text.encode("hz")})
+    (rec,) = convert(src, tmp_path / "dst", detector="test_convert:hz_detector").records
+    assert (rec.outcome, rec.encoding) == ("converted", "hz") and (
+        tmp_path / "dst/hz.txt"
+    ).read_text() == text
+    opts = {"stream_threshold": 1024, "chunk_size": 333}
+    (rec,) = convert(src, tmp_path / "dst2", detector="test_convert:hz_detector", **opts).records
+    # never "utf8" (written as the ASCII bytes); streamed stateful encodings re-encode chunk by chunk,
+    # so the known limit applies: non-canonical, quarantined
+    assert (rec.outcome, rec.encoding, rec.verification) == ("quarantined", "hz", "noncanonical")

@@ -23,7 +23,7 @@ from mojifix.convert import declared, gate, mixed
 from mojifix.convert.codec import encode_strict, incremental_decoder, reencode_name, try_decode
 from mojifix.convert.fsio import AtomicWriter
 from mojifix.convert.options import Options
-from mojifix.convert.verify import _ODD_CONTROLS, Verdict, _bom, _choose
+from mojifix.convert.verify import Verdict, _bom, _choose, _plain_utf8
 from mojifix.detect.result import Detection
 
 __all__ = ["StreamResult", "examine_stream"]
@@ -33,6 +33,9 @@ DetectFn = Callable[..., Detection]
 #: bytes of the head and of the tail handed to the detector / mixed probes (1 MiB: far more than the
 #: detector needs to separate encodings, small enough to keep memory bounded)
 SAMPLE_BYTES = 1024 * 1024
+#: bytes of one chunk kept for the next one's plain-text test: the longest sequence it looks for
+#: ("~{" + a GB pair) is 4 bytes, so 3 from before complete any that straddle the chunk boundary
+PLAIN_CARRY = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +66,8 @@ def examine_stream(
     sha = hashlib.sha1()
     utf8 = codecs.getincrementaldecoder("utf-8")("strict")
     is_utf8 = True
-    plain = True  # no NUL, ESC or odd controls
+    plain = True  # nothing that sends a file to the detector (verify._plain_utf8's tests)
+    carry = b""  # the previous chunk's last bytes: an escape sequence may straddle two chunks
     head = b""
     tail = b""
     size = 0
@@ -73,10 +77,9 @@ def examine_stream(
         if len(head) < SAMPLE_BYTES:
             head += chunk[: SAMPLE_BYTES - len(head)]
         tail = (tail + chunk)[-SAMPLE_BYTES:]
-        if plain and (
-            b"\x00" in chunk or b"\x1b" in chunk or len(chunk.translate(None, _ODD_CONTROLS)) != len(chunk)
-        ):
+        if plain and _plain_utf8(carry + chunk, decode=False) is None:
             plain = False
+        carry = chunk[-PLAIN_CARRY:]
         if is_utf8:
             try:
                 utf8.decode(chunk)

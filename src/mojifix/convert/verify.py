@@ -95,14 +95,20 @@ def _bom(data: bytes) -> tuple[str, int] | None:
     return None
 
 
-def _plain_utf8(data: bytes) -> str | None:
-    """The text when step 3 applies (valid UTF-8 and nothing that needs the detector), else None."""
+def _plain_utf8(data: bytes, decode: bool = True) -> str | None:
+    """The text when step 3 applies (valid UTF-8 and nothing that needs the detector), else None.
+
+    ``decode=False`` runs only the byte tests (the streaming path checks UTF-8 incrementally) and
+    returns "" when they pass.
+    """
     if b"\x00" in data or (b"\x1b" in data and _ISO2022_ESCAPE.search(data)):
         return None
     if b"~{" in data and _HZ_GB_MODE.search(data):
         return None
     if len(data.translate(None, _ODD_CONTROLS)) != len(data):
         return None
+    if not decode:
+        return ""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
