@@ -153,3 +153,17 @@ def test_prefer_settles_what_the_gate_refuses() -> None:
         examine(CP1252, Options(prefer=("ISO-8859-15",)), fixed(("windows-1252", 0.99))).decision
         == "detector"
     )
+
+
+def test_a_detector_that_weighed_the_declaration_is_trusted_with_a_warning() -> None:
+    """A detector reporting a 'declaration' finding has judged the declared reading: no refusal."""
+    text = '<?xml version="1.0" encoding="EUC-JP"?>\n<rss><title>日本語のフィードです。</title></rss>\n'
+    data = text.encode("euc_jp")
+    finding = Evidence("declaration", "xml declaration 'EUC-JP' (bytes 30-36) names EUC-JP; outscored")
+
+    def weighed(data: bytes, **_: object) -> Detection:
+        return Detection((Candidate("mac-greek", 0.99),), evidence=(finding,))
+
+    v = examine(data, OPTS, weighed)
+    assert (v.outcome, v.encoding) == ("converted", "mac-greek")
+    assert any("weighed it and chose mac-greek" in w for w in v.warnings)

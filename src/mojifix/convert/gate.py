@@ -14,7 +14,10 @@ when any of these holds:
    refuse; the gate names the detector's count in the reason;
 4. ``declared-conflict``: the file declares another encoding in-band (``<meta charset>``, ``<?xml
    encoding>``, ``@charset``, a coding comment) that also decodes every byte, to a different text
-   (:func:`mojifix.convert.declared.conflicting_declaration`).
+   (:func:`mojifix.convert.declared.conflicting_declaration`), and the detector does not say it
+   weighed that declaration (an :data:`DECLARATION_EVIDENCE` finding): a detector that reads
+   declarations and still chose otherwise has judged the declared reading worse, which convert reports
+   as a warning; one that ignores them has not judged it at all.
 
 Decisions that are not the detector's (BOM, valid UTF-8, empty, ``--prefer``) are structural or the
 user's and pass the gate.
@@ -25,7 +28,13 @@ from __future__ import annotations
 from mojifix.convert import declared
 from mojifix.detect.result import Candidate, Detection, Evidence
 
-__all__ = ["ERROR_EVIDENCE_KINDS", "MIN_WRITE_CONFIDENCE", "refusal"]
+__all__ = [
+    "DECLARATION_EVIDENCE",
+    "ERROR_EVIDENCE_KINDS",
+    "MIN_WRITE_CONFIDENCE",
+    "refusal",
+    "weighed_declaration",
+]
 
 #: Below this the detector is not "confident" and nothing is written. 0.9 is the calibration point of
 #: issue 12 (answers with confidence >= 0.9 must be right >= 99.5% of the time on the detector's test
@@ -37,6 +46,15 @@ MIN_WRITE_CONFIDENCE = 0.9
 #: Evidence kinds by which the detector reports invalid sequences in the reading it names (partial
 #: validity: ``Evidence("invalid", "EUC-KR: 1 invalid sequence at byte 40,112", 1.0)``, value = count).
 ERROR_EVIDENCE_KINDS = ("invalid",)
+#: The Evidence kind by which the detector says it read the file's in-band declaration and weighed it
+#: (``Evidence("declaration", "xml declaration 'EUC-JP' (bytes 30-36) names EUC-JP; ...")``).
+DECLARATION_EVIDENCE = "declaration"
+
+
+def weighed_declaration(det: Detection) -> bool:
+    """True when the detector reports having read and weighed the file's declaration."""
+    found = (*det.evidence, *(ev for c in det.candidates for ev in c.evidence))
+    return any(ev.kind == DECLARATION_EVIDENCE for ev in found)
 
 
 def _error_evidence(det: Detection, cand: Candidate) -> Evidence | None:
@@ -65,7 +83,9 @@ def refusal(det: Detection, encoding: str, data: bytes, text: str | None) -> tup
     ev = _error_evidence(det, cand)
     if ev is not None:
         return "decode-error", f"the detector reports invalid bytes for {encoding}: {ev.detail}"
-    conflict = None if text is None else declared.conflicting_declaration(data, encoding, text)
+    if text is None or weighed_declaration(det):
+        return None
+    conflict = declared.conflicting_declaration(data, encoding, text)
     if conflict is not None:
         decl, _ = conflict
         return "declared-conflict", (

@@ -380,6 +380,12 @@ def examine(data: bytes, opts: Options, detect: DetectFn) -> Verdict:
     rewrites: tuple[DeclarationRewrite, ...] = ()
     if det is not None:
         warnings += declared.stale_declarations(data, encoding)
+        conflict = declared.conflicting_declaration(data, encoding, text) if decision == "detector" else None
+        if conflict is not None:  # the gate let it through: the detector weighed the declaration
+            warnings += (
+                f"declares {conflict[0].label!r} ({conflict[0].kind} at byte {conflict[0].start}), "
+                f"which also decodes every byte; the detector weighed it and chose {encoding}",
+            )
     if not opts.keep_declarations:
         expected = output
         output, rewrites = declared.rewrite_declarations(output)
