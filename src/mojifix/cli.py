@@ -15,7 +15,7 @@ import argparse
 import sys
 from importlib import import_module
 
-from mojifix import __version__
+from mojifix import __version__, _native
 from mojifix.errors import MojifixError
 
 EXIT_OK = 0
@@ -48,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Decode bytes of unknown or mislabeled encoding the way a browser would, "
         "detect encodings, convert legacy file trees to UTF-8 losslessly, and repair mojibake.",
     )
-    parser.add_argument("--version", action="version", version=f"mojifix {__version__}")
+    parser.add_argument("--version", action="version", version=f"mojifix {__version__}; {_native.status()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS:
         import_module(module).register(sub)

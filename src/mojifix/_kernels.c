@@ -1,0 +1,780 @@
+/* mojifix._kernels: compiled twins of mojifix's pure-Python hot paths.
+ *
+ * Each function here has a readable pure-Python reference in the package (named in its docstring) and a
+ * differential test in tests/native/ proving identical output: same text, same error positions. The
+ * Python side (mojifix._native) decides which one runs; MOJIFIX_PURE_PYTHON=1 forces the reference.
+ *
+ * The WHATWG CJK decoders below are the Encoding Standard's byte-at-a-time decoders
+ * (https://encoding.spec.whatwg.org/#legacy-multi-byte-chinese-(simplified)-encodings and the sections
+ * after it), run over the standard's own indexes, passed in as the str constants of
+ * mojifix/whatwg/_tables.py (one character per pointer, U+FFFF for "no entry"). So they need no
+ * comparison with CPython's codecs and no plan built at first use: a new process runs at full speed.
+ * Comments name the spec's steps. The GIL is released while a long input is decoded.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The index's "no entry" marker (mojifix.whatwg._tables.NO_ENTRY). */
+#define NO_ENTRY 0xFFFF
+#define REPLACEMENT 0xFFFD
+/* Inputs at least this long are decoded with the GIL released; below, releasing and taking it again
+ * (about 0.1 us) would be a noticeable share of the call. Chosen as the size CPython's own codecs decode
+ * in about 10 us on the machine this was written on (CJK text, ~100 MB/s); not tuned on any data set. */
+#define RELEASE_GIL_BYTES 4096
+
+/* ---- an index: a str constant read without the GIL (the caller's reference keeps it alive) ---------- */
+
+typedef struct {
+    int kind;
+    const void *data;
+    Py_ssize_t size;
+} Index;
+
+static int
+index_from(PyObject *obj, Index *index)
+{
+    if (!PyUnicode_Check(obj)) {
+        PyErr_SetString(PyExc_TypeError, "an index must be a str (one character per pointer)");
+        return -1;
+    }
+    index->kind = PyUnicode_KIND(obj);
+    index->data = PyUnicode_DATA(obj);
+    index->size = PyUnicode_GET_LENGTH(obj);
+    return 0;
+}
+
+/* The index's code point at pointer, or NO_ENTRY when the pointer is past its end. */
+static inline Py_UCS4
+index_at(const Index *index, Py_ssize_t pointer)
+{
+    if (pointer < 0 || pointer >= index->size) {
+        return NO_ENTRY;
+    }
+    return PyUnicode_READ(index->kind, index->data, pointer);
+}
+
+/* ---- the decoded text: code points into a buffer, then one str ---------------------------------------- */
+
+typedef struct {
+    Py_UCS4 *buf;
+    Py_ssize_t len;
+    /* every code point emitted, OR-ed: below 0x80, 0x100, 0x10000 exactly when they all are, which is
+     * what choosing the str's kind needs (one OR per character instead of a compare and branch) */
+    Py_UCS4 bits;
+    /* strict mode: the first decoder error's byte span; start < 0 when none */
+    Py_ssize_t error_start, error_end;
+    int strict;
+} Output;
+
+static inline void
+emit(Output *out, Py_UCS4 cp)
+{
+    out->buf[out->len++] = cp;
+    out->bits |= cp;
+}
+
+/* A decoder error over data[start:end]: U+FFFD in replacement mode; in strict mode, remembered (the
+ * decoder then stops: returns 1). */
+static inline int
+error(Output *out, Py_ssize_t start, Py_ssize_t end)
+{
+    if (out->strict) {
+        out->error_start = start;
+        out->error_end = end;
+        return 1;
+    }
+    emit(out, REPLACEMENT);
+    return 0;
+}
+
+static int
+output_init(Output *out, Py_ssize_t n, int strict)
+{
+    /* every decoder here emits at most one code point per input byte (Big5's two-code-point pointers
+     * take two bytes), so n code points always fit */
+    out->buf = PyMem_RawMalloc(sizeof(Py_UCS4) * (size_t)(n > 0 ? n : 1));
+    if (out->buf == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    out->len = 0;
+    out->bits = 0;
+    out->error_start = out->error_end = -1;
+    out->strict = strict;
+    return 0;
+}
+
+/* The result object: the text, or (error start, error end) for strict mode's first error. Frees buf. */
+static PyObject *
+output_finish(Output *out)
+{
+    PyObject *result;
+    if (out->error_start >= 0) {
+        result = Py_BuildValue("(nn)", out->error_start, out->error_end);
+    }
+    else {
+        result = PyUnicode_New(out->len, out->bits > 0xFFFF ? 0x10FFFF : out->bits);
+        if (result != NULL) {
+            int kind = PyUnicode_KIND(result);
+            void *dest = PyUnicode_DATA(result);
+            if (kind == PyUnicode_4BYTE_KIND) {
+                memcpy(dest, out->buf, sizeof(Py_UCS4) * (size_t)out->len);
+            }
+            else if (kind == PyUnicode_2BYTE_KIND) {
+                Py_UCS2 *d = dest;
+                for (Py_ssize_t k = 0; k < out->len; k++) d[k] = (Py_UCS2)out->buf[k];
+            }
+            else {
+                Py_UCS1 *d = dest;
+                for (Py_ssize_t k = 0; k < out->len; k++) d[k] = (Py_UCS1)out->buf[k];
+            }
+        }
+    }
+    PyMem_RawFree(out->buf);
+    out->buf = NULL;
+    return result;
+}
+
+/* ---- byte classes: a trail byte's offset within its lead byte's row, -1 where it cannot be a trail -------
+ * (one look-up instead of two range tests joined by ||, a branch that mispredicts on real text, where the
+ * trail bytes fall in both ranges about equally). Filled once at import (trail_tables_init). */
+static int16_t BIG5_TRAIL[256];      /* spec: Big5 decoder, step 3 */
+static int16_t SHIFT_JIS_TRAIL[256]; /* spec: Shift_JIS decoder, step 3 */
+static int16_t GB18030_TRAIL[256];   /* spec: gb18030 decoder, step 5 (two bytes) */
+
+static void
+trail_tables_init(void)
+{
+    for (int t = 0; t < 256; t++) {
+        BIG5_TRAIL[t] = (t >= 0x40 && t <= 0x7E) ? t - 0x40 : (t >= 0xA1 && t <= 0xFE) ? t - 0x62 : -1;
+        SHIFT_JIS_TRAIL[t] = (t >= 0x40 && t <= 0x7E) ? t - 0x40 : (t >= 0x80 && t <= 0xFC) ? t - 0x41 : -1;
+        GB18030_TRAIL[t] = (t >= 0x40 && t <= 0x7E) ? t - 0x40 : (t >= 0x80 && t <= 0xFE) ? t - 0x41 : -1;
+    }
+}
+
+/* ---- the five stateless decoders (each back in its initial state after every item) --------------------- */
+
+typedef struct {
+    Index first, second;     /* the index (EUC-JP: jis0208, then jis0212) */
+    const uint32_t *ranges;  /* gb18030: (pointer offset, code point offset) pairs */
+    Py_ssize_t ranges_count;
+} Tables;
+
+typedef void (*Decoder)(const unsigned char *data, Py_ssize_t n, const Tables *tables, Output *out);
+
+/* Spec: gb18030 decoder's four-byte pointer bounds and "index gb18030 ranges code point". */
+#define GB18030_BMP_POINTER_LIMIT 39419
+#define GB18030_ASTRAL_POINTER_FIRST 189000
+#define GB18030_ASTRAL_POINTER_LAST 1237575
+#define GB18030_POINTER_E7C7 7457
+/* "no code point" from the ranges (not NO_ENTRY: the ranges do decode a pointer to U+FFFF) */
+#define NOT_A_CODE_POINT 0x110000
+
+static Py_UCS4
+gb18030_ranges_code_point(const Tables *tables, Py_ssize_t pointer)
+{
+    if ((pointer > GB18030_BMP_POINTER_LIMIT && pointer < GB18030_ASTRAL_POINTER_FIRST)
+        || pointer > GB18030_ASTRAL_POINTER_LAST) { /* step 1 */
+        return NOT_A_CODE_POINT;
+    }
+    if (pointer == GB18030_POINTER_E7C7) { /* step 2 */
+        return 0xE7C7;
+    }
+    /* step 3: the last range whose pointer offset is <= pointer (bisect_right - 1) */
+    Py_ssize_t lo = 0, hi = tables->ranges_count;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (tables->ranges[2 * mid] <= (uint32_t)pointer) {
+            lo = mid + 1;
+        }
+        else {
+            hi = mid;
+        }
+    }
+    Py_ssize_t k = lo - 1;
+    return tables->ranges[2 * k + 1] + (Py_UCS4)(pointer - tables->ranges[2 * k]); /* step 4 */
+}
+
+/* Spec: gb18030 decoder (the reference: mojifix.whatwg.gb18030.make_step). */
+static void
+decode_gb18030(const unsigned char *data, Py_ssize_t n, const Tables *tables, Output *result)
+{
+    /* a local copy, so its fields stay in registers (the buffer's stores could alias them) */
+    Output local = *result;
+    Output *out = &local;
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char byte = data[i];
+        if (byte < 0x80) { /* step 6 */
+            emit(out, byte);
+            i += 1;
+            continue;
+        }
+        if (byte == 0x80) { /* step 7 */
+            emit(out, 0x20AC);
+            i += 1;
+            continue;
+        }
+        if (byte == 0xFF) { /* step 9 */
+            if (error(out, i, i + 1)) goto done;
+            i += 1;
+            continue;
+        }
+        if (i + 1 >= n) { /* step 2: end-of-queue with first set */
+            error(out, i, n);
+            goto done;
+        }
+        unsigned char second = data[i + 1];
+        if (second >= 0x30 && second <= 0x39) { /* step 5.1: four bytes */
+            if (i + 2 >= n) {
+                error(out, i, n);
+                goto done;
+            }
+            unsigned char third = data[i + 2];
+            if (third < 0x81 || third > 0xFE) { /* step 4.2: restore second and third */
+                if (error(out, i, i + 1)) goto done;
+                i += 1;
+                continue;
+            }
+            if (i + 3 >= n) {
+                error(out, i, n);
+                goto done;
+            }
+            unsigned char fourth = data[i + 3];
+            if (fourth < 0x30 || fourth > 0x39) { /* step 3.1: restore three bytes */
+                if (error(out, i, i + 1)) goto done;
+                i += 1;
+                continue;
+            }
+            Py_ssize_t pointer = (Py_ssize_t)(byte - 0x81) * 12600 + (second - 0x30) * 1260
+                                 + (third - 0x81) * 10 + fourth - 0x30;
+            Py_UCS4 cp = gb18030_ranges_code_point(tables, pointer); /* steps 3.2-3.5 */
+            if (cp == NOT_A_CODE_POINT) {
+                if (error(out, i, i + 4)) goto done;
+            }
+            else {
+                emit(out, cp);
+            }
+            i += 4;
+            continue;
+        }
+        /* steps 5.2-5.10: two bytes */
+        int trail_offset = GB18030_TRAIL[second];
+        if (trail_offset >= 0) {
+            Py_UCS4 cp = index_at(&tables->first, (Py_ssize_t)(byte - 0x81) * 190 + trail_offset);
+            if (cp != NO_ENTRY) {
+                emit(out, cp);
+                i += 2;
+                continue;
+            }
+        }
+        Py_ssize_t next = second < 0x80 ? i + 1 : i + 2; /* an ASCII trail byte is restored */
+        if (error(out, i, next)) goto done;
+        i = next;
+    }
+done:
+    *result = local;
+}
+
+/* Spec: Big5 decoder, step 3.6: the pointers that decode to two code points. */
+static int
+big5_two_code_points(Py_ssize_t pointer, Py_UCS4 *first, Py_UCS4 *second)
+{
+    switch (pointer) {
+    case 1133: *first = 0x00CA; *second = 0x0304; return 1;
+    case 1135: *first = 0x00CA; *second = 0x030C; return 1;
+    case 1164: *first = 0x00EA; *second = 0x0304; return 1;
+    case 1166: *first = 0x00EA; *second = 0x030C; return 1;
+    default: return 0;
+    }
+}
+
+/* Spec: Big5 decoder (the reference: mojifix.whatwg.big5.make_step). */
+static void
+decode_big5(const unsigned char *data, Py_ssize_t n, const Tables *tables, Output *result)
+{
+    /* a local copy, so its fields stay in registers (the buffer's stores could alias them) */
+    Output local = *result;
+    Output *out = &local;
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char byte = data[i];
+        if (byte < 0x80) { /* step 4 */
+            emit(out, byte);
+            i += 1;
+            continue;
+        }
+        if (byte < 0x81 || byte > 0xFE) { /* step 6 */
+            if (error(out, i, i + 1)) goto done;
+            i += 1;
+            continue;
+        }
+        if (i + 1 >= n) { /* step 1 */
+            error(out, i, n);
+            goto done;
+        }
+        unsigned char trail = data[i + 1]; /* step 3 */
+        int trail_offset = BIG5_TRAIL[trail];
+        if (trail_offset >= 0) {
+            Py_ssize_t pointer = (Py_ssize_t)(byte - 0x81) * 157 + trail_offset;
+            Py_UCS4 first, second;
+            if ((size_t)(pointer - 1133) <= 1166 - 1133 && big5_two_code_points(pointer, &first, &second)) {
+                emit(out, first);
+                emit(out, second);
+                i += 2;
+                continue;
+            }
+            Py_UCS4 cp = index_at(&tables->first, pointer);
+            if (cp != NO_ENTRY) {
+                emit(out, cp);
+                i += 2;
+                continue;
+            }
+        }
+        Py_ssize_t next = trail < 0x80 ? i + 1 : i + 2; /* step 3.9: an ASCII byte is restored */
+        if (error(out, i, next)) goto done;
+        i = next;
+    }
+done:
+    *result = local;
+}
+
+/* EUC-JP decoder step 5.4's look-up, for jis0208 and jis0212 alike. */
+static inline Py_UCS4
+euc_jp_lookup(const Index *index, unsigned char leading, unsigned char byte)
+{
+    if (leading >= 0xA1 && leading <= 0xFE && byte >= 0xA1 && byte <= 0xFE) {
+        return index_at(index, (Py_ssize_t)(leading - 0xA1) * 94 + byte - 0xA1);
+    }
+    return NO_ENTRY;
+}
+
+/* Spec: EUC-JP decoder (the reference: mojifix.whatwg.euc_jp.make_step). */
+static void
+decode_euc_jp(const unsigned char *data, Py_ssize_t n, const Tables *tables, Output *result)
+{
+    /* a local copy, so its fields stay in registers (the buffer's stores could alias them) */
+    Output local = *result;
+    Output *out = &local;
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char byte = data[i];
+        if (byte < 0x80) { /* step 6 */
+            emit(out, byte);
+            i += 1;
+            continue;
+        }
+        if (!(byte == 0x8E || byte == 0x8F || (byte >= 0xA1 && byte <= 0xFE))) { /* step 8 */
+            if (error(out, i, i + 1)) goto done;
+            i += 1;
+            continue;
+        }
+        if (i + 1 >= n) { /* step 1 */
+            error(out, i, n);
+            goto done;
+        }
+        unsigned char second = data[i + 1];
+        if (byte == 0x8E && second >= 0xA1 && second <= 0xDF) { /* step 3: halfwidth katakana */
+            emit(out, 0xFF61 - 0xA1 + second);
+            i += 2;
+            continue;
+        }
+        if (byte == 0x8F && second >= 0xA1 && second <= 0xFE) { /* step 4: jis0212 */
+            if (i + 2 >= n) {
+                error(out, i, n);
+                goto done;
+            }
+            unsigned char third = data[i + 2];
+            Py_UCS4 cp = euc_jp_lookup(&tables->second, second, third);
+            if (cp != NO_ENTRY) {
+                emit(out, cp);
+                i += 3;
+                continue;
+            }
+            Py_ssize_t next = third < 0x80 ? i + 2 : i + 3; /* step 5.7: an ASCII byte is restored */
+            if (error(out, i, next)) goto done;
+            i = next;
+            continue;
+        }
+        Py_UCS4 cp = euc_jp_lookup(&tables->first, byte, second); /* step 5 */
+        if (cp != NO_ENTRY) {
+            emit(out, cp);
+            i += 2;
+            continue;
+        }
+        Py_ssize_t next = second < 0x80 ? i + 1 : i + 2;
+        if (error(out, i, next)) goto done;
+        i = next;
+    }
+done:
+    *result = local;
+}
+
+/* Spec: Shift_JIS decoder, step 3.7: pointers 8836-10715 are Windows EUDC, U+E000-U+E757. */
+#define SHIFT_JIS_EUDC_FIRST 8836
+#define SHIFT_JIS_EUDC_LAST 10715
+
+/* Spec: Shift_JIS decoder (the reference: mojifix.whatwg.shift_jis.make_step). */
+static void
+decode_shift_jis(const unsigned char *data, Py_ssize_t n, const Tables *tables, Output *result)
+{
+    /* a local copy, so its fields stay in registers (the buffer's stores could alias them) */
+    Output local = *result;
+    Output *out = &local;
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char byte = data[i];
+        if (byte <= 0x80) { /* step 4 */
+            emit(out, byte);
+            i += 1;
+            continue;
+        }
+        if (byte >= 0xA1 && byte <= 0xDF) { /* step 5: halfwidth katakana */
+            emit(out, 0xFF61 - 0xA1 + byte);
+            i += 1;
+            continue;
+        }
+        if (!((byte >= 0x81 && byte <= 0x9F) || (byte >= 0xE0 && byte <= 0xFC))) { /* step 7 */
+            if (error(out, i, i + 1)) goto done;
+            i += 1;
+            continue;
+        }
+        if (i + 1 >= n) { /* step 1 */
+            error(out, i, n);
+            goto done;
+        }
+        unsigned char trail = data[i + 1]; /* step 3 */
+        int trail_offset = SHIFT_JIS_TRAIL[trail];
+        if (trail_offset >= 0) {
+            Py_ssize_t leading_offset = byte < 0xA0 ? 0x81 : 0xC1;
+            Py_ssize_t pointer = (byte - leading_offset) * 188 + trail_offset;
+            if (pointer >= SHIFT_JIS_EUDC_FIRST && pointer <= SHIFT_JIS_EUDC_LAST) {
+                emit(out, (Py_UCS4)(0xE000 - SHIFT_JIS_EUDC_FIRST + pointer));
+                i += 2;
+                continue;
+            }
+            Py_UCS4 cp = index_at(&tables->first, pointer);
+            if (cp != NO_ENTRY) {
+                emit(out, cp);
+                i += 2;
+                continue;
+            }
+        }
+        Py_ssize_t next = trail < 0x80 ? i + 1 : i + 2; /* step 3.10: an ASCII byte is restored */
+        if (error(out, i, next)) goto done;
+        i = next;
+    }
+done:
+    *result = local;
+}
+
+/* Spec: EUC-KR decoder (the reference: mojifix.whatwg.euc_kr.make_step). */
+static void
+decode_euc_kr(const unsigned char *data, Py_ssize_t n, const Tables *tables, Output *result)
+{
+    /* a local copy, so its fields stay in registers (the buffer's stores could alias them) */
+    Output local = *result;
+    Output *out = &local;
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char byte = data[i];
+        if (byte < 0x80) { /* step 4 */
+            emit(out, byte);
+            i += 1;
+            continue;
+        }
+        if (byte < 0x81 || byte > 0xFE) { /* step 6 */
+            if (error(out, i, i + 1)) goto done;
+            i += 1;
+            continue;
+        }
+        if (i + 1 >= n) { /* step 1 */
+            error(out, i, n);
+            goto done;
+        }
+        unsigned char trail = data[i + 1]; /* step 3 */
+        if (trail >= 0x41 && trail <= 0xFE) {
+            Py_UCS4 cp = index_at(&tables->first, (Py_ssize_t)(byte - 0x81) * 190 + trail - 0x41);
+            if (cp != NO_ENTRY) {
+                emit(out, cp);
+                i += 2;
+                continue;
+            }
+        }
+        Py_ssize_t next = trail < 0x80 ? i + 1 : i + 2; /* step 3.7: an ASCII byte is restored */
+        if (error(out, i, next)) goto done;
+        i = next;
+    }
+done:
+    *result = local;
+}
+
+/* Run one stateless decoder over a bytes-like object: the text, or (start, end) of strict's first error. */
+static PyObject *
+run_stateless(Decoder decoder, PyObject *data_obj, int strict, const Tables *tables)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(data_obj, &view, PyBUF_SIMPLE) < 0) {
+        return NULL;
+    }
+    Output out;
+    if (output_init(&out, view.len, strict) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    if (view.len >= RELEASE_GIL_BYTES) {
+        Py_BEGIN_ALLOW_THREADS
+        decoder(view.buf, view.len, tables, &out);
+        Py_END_ALLOW_THREADS
+    }
+    else {
+        decoder(view.buf, view.len, tables, &out);
+    }
+    PyBuffer_Release(&view);
+    return output_finish(&out);
+}
+
+#define STATELESS_DECODER(pyname, cname)                                                      \
+    static PyObject *pyname(PyObject *self, PyObject *args)                                              \
+    {                                                                                                    \
+        PyObject *data, *index;                                                                          \
+        int strict;                                                                                      \
+        Tables tables = {0};                                                                             \
+        if (!PyArg_ParseTuple(args, "OpU", &data, &strict, &index)) return NULL;                        \
+        if (index_from(index, &tables.first) < 0) return NULL;                                          \
+        return run_stateless(cname, data, strict, &tables);                                             \
+    }
+
+STATELESS_DECODER(py_big5_decode, decode_big5)
+STATELESS_DECODER(py_shift_jis_decode, decode_shift_jis)
+STATELESS_DECODER(py_euc_kr_decode, decode_euc_kr)
+
+static PyObject *
+py_euc_jp_decode(PyObject *self, PyObject *args)
+{
+    PyObject *data, *jis0208, *jis0212;
+    int strict;
+    Tables tables = {0};
+    if (!PyArg_ParseTuple(args, "OpUU", &data, &strict, &jis0208, &jis0212)) return NULL;
+    if (index_from(jis0208, &tables.first) < 0 || index_from(jis0212, &tables.second) < 0) return NULL;
+    return run_stateless(decode_euc_jp, data, strict, &tables);
+}
+
+static PyObject *
+py_gb18030_decode(PyObject *self, PyObject *args)
+{
+    PyObject *data, *index;
+    Py_buffer ranges;
+    int strict;
+    Tables tables = {0};
+    if (!PyArg_ParseTuple(args, "OpUy*", &data, &strict, &index, &ranges)) return NULL;
+    if (ranges.len % 8 != 0 || ranges.len == 0) {
+        PyBuffer_Release(&ranges);
+        PyErr_SetString(PyExc_ValueError, "ranges must be (pointer, code point) pairs of uint32");
+        return NULL;
+    }
+    if (index_from(index, &tables.first) < 0) {
+        PyBuffer_Release(&ranges);
+        return NULL;
+    }
+    tables.ranges = ranges.buf;
+    tables.ranges_count = ranges.len / 8;
+    PyObject *result = run_stateless(decode_gb18030, data, strict, &tables);
+    PyBuffer_Release(&ranges);
+    return result;
+}
+
+/* ---- ISO-2022-JP: a stateful decoder (mode and output flag persist between items) ---------------------- */
+
+/* The decoder's modes in mojifix.whatwg.iso_2022_jp's order (State.mode). */
+enum { ISO_ASCII = 0, ISO_ROMAN = 1, ISO_KATAKANA = 2, ISO_LEADING = 3 };
+#define ESC 0x1B
+
+/* The mode a valid escape sequence's two final bytes select, or -1 (spec: "escape", steps 3-6). */
+static inline int
+iso_escape_mode(unsigned char a, unsigned char b)
+{
+    if (a == 0x28) {
+        if (b == 0x42) return ISO_ASCII;
+        if (b == 0x4A) return ISO_ROMAN;
+        if (b == 0x49) return ISO_KATAKANA;
+    }
+    else if (a == 0x24 && (b == 0x40 || b == 0x42)) {
+        return ISO_LEADING;
+    }
+    return -1;
+}
+
+/* Spec: ISO-2022-JP decoder (the reference: mojifix.whatwg.iso_2022_jp.Iso2022Jp._exact, with the same
+ * split of the state machine: "escape start"/"escape" are read ahead, "trailing byte" with its lead). */
+static Py_ssize_t
+decode_iso_2022_jp(const unsigned char *data, Py_ssize_t n, const Index *jis0208, int *mode, int *output,
+                   int final, Output *out)
+{
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char byte = data[i];
+        if (byte == ESC) {
+            if (i + 1 >= n || ((data[i + 1] == 0x24 || data[i + 1] == 0x28) && i + 2 >= n)) {
+                if (!final) break;
+                *output = 0; /* escape at end-of-queue: error, back to the output state */
+                if (error(out, i, i + 1)) return i;
+                i += 1;
+                continue;
+            }
+            int introducer = data[i + 1] == 0x24 || data[i + 1] == 0x28; /* so i + 2 < n */
+            int new_mode = introducer ? iso_escape_mode(data[i + 1], data[i + 2]) : -1;
+            if (new_mode < 0) { /* escape start step 2 or escape step 8: restore, error */
+                *output = 0;
+                if (error(out, i, i + 1)) return i;
+                i += 1;
+                continue;
+            }
+            *mode = new_mode; /* escape step 7 */
+            if (*output) {
+                if (error(out, i, i + 3)) return i;
+            }
+            *output = 1;
+            i += 3;
+            continue;
+        }
+        if (*mode == ISO_LEADING && byte >= 0x21 && byte <= 0x7E && i + 1 >= n && !final) {
+            break; /* half a pair: wait for its second byte (the state is as before it) */
+        }
+        *output = 0;
+        if (*mode == ISO_LEADING) {
+            if (byte < 0x21 || byte > 0x7E) {
+                if (error(out, i, i + 1)) return i;
+                i += 1;
+                continue;
+            }
+            if (i + 1 >= n) { /* trailing byte at end-of-queue */
+                error(out, i, n);
+                return n;
+            }
+            unsigned char trail = data[i + 1];
+            if (trail == ESC) { /* trailing byte: ESC is an error, then escape start */
+                if (error(out, i, i + 2)) return i;
+                i += 1;
+                continue;
+            }
+            if (trail >= 0x21 && trail <= 0x7E) {
+                Py_UCS4 cp = index_at(jis0208, (Py_ssize_t)(byte - 0x21) * 94 + trail - 0x21);
+                if (cp == NO_ENTRY) {
+                    if (error(out, i, i + 2)) return i;
+                }
+                else {
+                    emit(out, cp);
+                }
+            }
+            else if (error(out, i, i + 2)) { /* "otherwise": the byte is consumed */
+                return i;
+            }
+            i += 2;
+            continue;
+        }
+        if (*mode == ISO_KATAKANA) {
+            if (byte >= 0x21 && byte <= 0x5F) {
+                emit(out, 0xFF61 - 0x21 + byte);
+            }
+            else if (error(out, i, i + 1)) {
+                return i;
+            }
+        }
+        else if (byte > 0x7F || byte == 0x0E || byte == 0x0F) {
+            if (error(out, i, i + 1)) return i;
+        }
+        else if (*mode == ISO_ROMAN && byte == 0x5C) {
+            emit(out, 0x00A5);
+        }
+        else if (*mode == ISO_ROMAN && byte == 0x7E) {
+            emit(out, 0x203E);
+        }
+        else {
+            emit(out, byte);
+        }
+        i += 1;
+    }
+    return i;
+}
+
+static PyObject *
+py_iso_2022_jp_decode(PyObject *self, PyObject *args)
+{
+    PyObject *data_obj, *index;
+    int mode, output, final, strict;
+    Index jis0208;
+    if (!PyArg_ParseTuple(args, "OippUp", &data_obj, &mode, &output, &final, &index, &strict)) return NULL;
+    if (mode < ISO_ASCII || mode > ISO_LEADING) {
+        PyErr_SetString(PyExc_ValueError, "mode must be 0-3 (ASCII, Roman, katakana, leading byte)");
+        return NULL;
+    }
+    if (index_from(index, &jis0208) < 0) return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(data_obj, &view, PyBUF_SIMPLE) < 0) return NULL;
+    Output out;
+    if (output_init(&out, view.len, strict) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    Py_ssize_t consumed;
+    if (view.len >= RELEASE_GIL_BYTES) {
+        Py_BEGIN_ALLOW_THREADS
+        consumed = decode_iso_2022_jp(view.buf, view.len, &jis0208, &mode, &output, final, &out);
+        Py_END_ALLOW_THREADS
+    }
+    else {
+        consumed = decode_iso_2022_jp(view.buf, view.len, &jis0208, &mode, &output, final, &out);
+    }
+    PyBuffer_Release(&view);
+    PyObject *text = output_finish(&out);
+    if (text == NULL || !PyUnicode_Check(text)) {
+        return text; /* NULL, or strict mode's (start, end) */
+    }
+    return Py_BuildValue("(Nnii)", text, consumed, mode, output);
+}
+
+/* ---- module ---------------------------------------------------------------------------------------------- */
+
+static PyMethodDef methods[] = {
+    {"gb18030_decode", py_gb18030_decode, METH_VARARGS,
+     "gb18030_decode(data, strict, index, ranges) -> str | (start, end)\n\n"
+     "The gb18030 decoder; ranges: index gb18030 ranges as uint32 (pointer, code point) pairs.\n"
+     "Reference: mojifix.whatwg.gb18030.make_step. In strict mode returns (start, end) of the first error."},
+    {"big5_decode", py_big5_decode, METH_VARARGS,
+     "big5_decode(data, strict, index) -> str | (start, end)\n\n"
+     "The Big5 decoder. Reference: mojifix.whatwg.big5.make_step."},
+    {"euc_jp_decode", py_euc_jp_decode, METH_VARARGS,
+     "euc_jp_decode(data, strict, jis0208, jis0212) -> str | (start, end)\n\n"
+     "The EUC-JP decoder. Reference: mojifix.whatwg.euc_jp.make_step."},
+    {"shift_jis_decode", py_shift_jis_decode, METH_VARARGS,
+     "shift_jis_decode(data, strict, jis0208) -> str | (start, end)\n\n"
+     "The Shift_JIS decoder. Reference: mojifix.whatwg.shift_jis.make_step."},
+    {"euc_kr_decode", py_euc_kr_decode, METH_VARARGS,
+     "euc_kr_decode(data, strict, index) -> str | (start, end)\n\n"
+     "The EUC-KR decoder. Reference: mojifix.whatwg.euc_kr.make_step."},
+    {"iso_2022_jp_decode", py_iso_2022_jp_decode, METH_VARARGS,
+     "iso_2022_jp_decode(data, mode, output, final, jis0208, strict) -> (text, consumed, mode, output)"
+     " | (start, end)\n\n"
+     "The ISO-2022-JP decoder from a state (mode 0-3: ASCII, Roman, katakana, leading byte). With final\n"
+     "false, a trailing partial escape sequence or pair is left unconsumed.\n"
+     "Reference: mojifix.whatwg.iso_2022_jp.Iso2022Jp._exact."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    "mojifix._kernels",
+    "Compiled twins of mojifix's pure-Python hot paths (see mojifix._native).",
+    0,
+    methods,
+};
+
+PyMODINIT_FUNC
+PyInit__kernels(void)
+{
+    trail_tables_init();
+    return PyModuleDef_Init(&module);
+}
