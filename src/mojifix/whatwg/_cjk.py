@@ -38,14 +38,20 @@ from array import array
 from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
+from types import ModuleType
 from typing import AnyStr
 
+from mojifix import _native
 from mojifix.errors import DecodeError, EncodeError
 from mojifix.whatwg._base import WhatwgCodec
 
 #: One exact decoder step: ``step(data, i, n) -> (text, j)``; ``text`` is None for a decoder error
 #: spanning ``data[i:j]``; decoding resumes at ``j`` (``i < j <= n``).
 Step = Callable[[bytes, int, int], "tuple[str | None, int]"]
+
+#: A compiled decoder bound to its tables: ``decoder(data, strict)`` -> the text, or in strict mode the
+#: (start, end) of the first decoder error (``mojifix._kernels``; see ``StatelessCjkCodec.compiled_decoder``).
+CompiledDecoder = Callable[[bytes, bool], "str | tuple[int, int]"]
 
 REPLACEMENT = "\ufffd"
 
@@ -712,6 +718,9 @@ class StatelessCjkCodec(WhatwgCodec):
         self._step: Step | None = None
         self._encode_table: dict[int, str] | None = None
         self._encode_plan: EncodePlan | None = None
+        kernels = _native.kernels()
+        #: the standard's decoder compiled (None when the kernels are not built or switched off)
+        self._compiled = None if kernels is None else self.compiled_decoder(kernels)
 
     # --- what each codec supplies -------------------------------------------------------------------
     def make_step(self) -> Step:
@@ -720,6 +729,10 @@ class StatelessCjkCodec(WhatwgCodec):
 
     def spec_chars(self) -> Container[str]:
         """Every character the standard's decoder can output for this encoding."""
+        raise NotImplementedError
+
+    def compiled_decoder(self, kernels: ModuleType) -> CompiledDecoder:
+        """The compiled twin of ``make_step``'s decoder, bound to this codec's indexes."""
         raise NotImplementedError
 
     def longer_prefixes(self) -> Iterable[bytes]:
@@ -804,11 +817,25 @@ class StatelessCjkCodec(WhatwgCodec):
         return text
 
     def decode(self, data: bytes, errors: str = "replace") -> str:
-        """The standard's decoder over all of ``data``, at C speed where CPython agrees."""
+        """The standard's decoder over all of ``data``: compiled, else at C speed where CPython agrees."""
         if data.__class__ is not bytes:
             data = as_bytes(data)
         if errors != "replace" and errors != "strict":
             raise ValueError(f"errors must be 'replace' or 'strict', not {errors!r}")
+        compiled = self._compiled
+        if compiled is None:
+            return self.decode_python(data, errors)
+        if data.isascii():
+            return data.decode("latin-1")  # every one of these decoders maps an ASCII byte to itself
+        result = compiled(data, errors == "strict")
+        if result.__class__ is str:
+            return result  # type: ignore[return-value]
+        start, end = result
+        raise DecodeError(self.name, data, start, end, error_reason(data, start, end, len(data)))
+
+    def decode_python(self, data: bytes, errors: str) -> str:
+        """The pure-Python path of ``decode`` (CPython's codec, the plan's fix-ups, exact steps): the
+        reference the compiled decoder is tested against."""
         plan = self._plan if self._plan is not None else self.plan
         if plan.ascii_is_identity and data.isascii():
             # either error mode: ASCII has no decoder error here (``FastPathPlan.ascii_is_identity``)

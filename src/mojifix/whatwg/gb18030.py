@@ -8,10 +8,12 @@ handler. See docs/whatwg-cpython-differences.md.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 from collections.abc import Container
+from types import ModuleType
 
-from mojifix.whatwg._cjk import UNENCODABLE, StatelessCjkCodec, Step
+from mojifix.whatwg._cjk import UNENCODABLE, CompiledDecoder, StatelessCjkCodec, Step
 from mojifix.whatwg._tables import INDEX_GB18030_RANGES, INDEXES, NO_ENTRY
 
 __all__ = ["CODECS", "Gb18030", "Gbk"]
@@ -144,6 +146,11 @@ class Gb18030(StatelessCjkCodec):
 
     def make_step(self) -> Step:
         return make_step()
+
+    def compiled_decoder(self, kernels: ModuleType) -> CompiledDecoder:
+        index = INDEXES["gb18030"]
+        ranges = array("I", [number for pair in INDEX_GB18030_RANGES for number in pair]).tobytes()
+        return lambda data, strict: kernels.gb18030_decode(data, strict, index, ranges)
 
     def spec_chars(self) -> Container[str]:
         return AllScalarValues()
