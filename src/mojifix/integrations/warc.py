@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import islice
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit
@@ -436,23 +437,104 @@ def iter_http_records(
             errors.append(f"{path}: an ARC file; FastWARC reads WARC only (use --reader warcio)")
             return
         if is_gzip:
-            for member in _iter_gzip_members(stream, first):
-                if member.not_gzip:
-                    errors.append(
-                        f"{path}: bytes at offset {member.offset} are not gzip; the rest is ignored"
-                    )
-                    continue
-                if member.oversize and member.data.find(_RECORD_END + b"WARC/1.") >= 0:
-                    # several records in one huge member: stream them from its start with bounded memory
-                    stream.seek(member.offset)
-                    yield from _plain_records(stream, path, errors)
-                    return
-                records, problems = _parse_member(member.data, member.whole, member.oversize)
-                errors.extend(f"{path}: {p}" for p in problems)
-                yield from records
+            stream.seek(0)
+            yield from _gzip_records(stream, path, errors)
             return
         stream.seek(0)
         yield from _plain_records(stream, path, errors)
+
+
+class _NeedsMemberPath(Exception):
+    """A record the streaming reader leaves to the member-by-member path (over the member size limit)."""
+
+
+def _gzip_records(stream: IO[bytes], path: str | Path, errors: list[str]) -> Iterator[HttpRecord]:
+    """Records of a gzipped WARC: streamed through FastWARC's own iterator, one record behind; from the
+    first record it cannot vouch for, through the member-by-member path (``_member_records``) instead.
+
+    A record whose WARC Content-Length is wrong makes FastWARC fail on the next header (it reads the block
+    by the length it was told, into the next member), so holding each record back until the next one has
+    parsed means only records followed by a good header come from the stream. Corrupt data and bytes after
+    the last member make FastWARC fail too. The last record has no next header, and FastWARC ends quietly
+    inside a member cut off at the end of the file, so the last member is inflated and parsed on its own as
+    the member path would (``_last_member``). Anything else (including a record over ``_MAX_MEMBER_BYTES``)
+    hands over to the member path, which reads the file again, skips the records already yielded and
+    proves or repairs the rest as before. (Blind spot: a length too long by exactly the whole records
+    after it swallows them; only the member path would see that.)
+    """
+    from fastwarc.warc import ArchiveIterator, WarcRecordType
+
+    yielded = 0
+    pending: HttpRecord | None = None
+    last_offset = 0
+    try:
+        for rec in ArchiveIterator(
+            stream, parse_http=True, record_types=WarcRecordType.any_type, fsspec_args=False
+        ):
+            if rec.content_length >= _MAX_MEMBER_BYTES:
+                raise _NeedsMemberPath
+            record = _from_fastwarc(rec)
+            if pending is not None:
+                yield pending
+                yielded += 1
+            pending, last_offset = record, rec.stream_pos
+    except (OSError, _NeedsMemberPath):
+        pass
+    else:
+        if pending is None:
+            return
+        tail = _last_member(stream, last_offset)
+        if tail is not None:
+            records, problems = _parse_member(tail, True)
+            if len(records) == 1 and not problems:
+                yield records[0]
+                return
+    stream.seek(0)
+    yield from islice(_member_records(stream, path, errors), yielded, None)
+
+
+def _last_member(stream: IO[bytes], offset: int) -> bytes | None:
+    """The inflated gzip member at ``offset`` if it ends cleanly at the end of the file (and holds at most
+    ``_MAX_MEMBER_BYTES``), else None."""
+    stream.seek(offset)
+    data = stream.read(_READ_CHUNK)
+    if not data.startswith(_GZIP_MAGIC):
+        return None
+    inflater = zlib.decompressobj(wbits=31)
+    parts: list[bytes] = []
+    kept = 0
+    try:
+        while data:
+            part = inflater.decompress(data, _MAX_MEMBER_BYTES + 1 - kept)
+            parts.append(part)
+            kept += len(part)
+            if kept > _MAX_MEMBER_BYTES:
+                return None
+            if inflater.eof:
+                break
+            data = inflater.unconsumed_tail or stream.read(_READ_CHUNK)
+    except zlib.error:
+        return None
+    if not inflater.eof or inflater.unused_data or stream.read(1):
+        return None  # cut off, or more bytes after it
+    return b"".join(parts)
+
+
+def _member_records(stream: IO[bytes], path: str | Path, errors: list[str]) -> Iterator[HttpRecord]:
+    """Records of a gzipped WARC split into gzip members first, each record proved against its member (the
+    recovery path of ``_gzip_records``)."""
+    for member in _iter_gzip_members(stream, stream.read(_READ_CHUNK)):
+        if member.not_gzip:
+            errors.append(f"{path}: bytes at offset {member.offset} are not gzip; the rest is ignored")
+            continue
+        if member.oversize and member.data.find(_RECORD_END + b"WARC/1.") >= 0:
+            # several records in one huge member: stream them from its start with bounded memory
+            stream.seek(member.offset)
+            yield from _plain_records(stream, path, errors)
+            return
+        records, problems = _parse_member(member.data, member.whole, member.oversize)
+        errors.extend(f"{path}: {p}" for p in problems)
+        yield from records
 
 
 def _plain_records(stream: IO[bytes], path: str | Path, errors: list[str]) -> Iterator[HttpRecord]:
