@@ -1,4 +1,5 @@
-"""The streaming WARC reader gives exactly the records of the member-by-member path, and hands over to it.
+"""The streaming WARC reader gives exactly the records of the member-by-member path, and hands over to it
+(and the summary's host shortcut is urlsplit's hostname).
 
 ``iter_http_records`` streams a gzipped archive through FastWARC's own iterator and falls back to the
 member path (every gzip member inflated and proved) from the first record it cannot vouch for. Checked:
@@ -13,10 +14,12 @@ from __future__ import annotations
 import gzip
 import io
 import random
-import zlib
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mojifix.integrations import warc
 from mojifix.integrations.warc import HttpRecord, iter_http_records
@@ -107,3 +110,19 @@ def test_fastwarc_alone_would_miss_the_cut_member(tmp_path: Path) -> None:
     assert len(records) == 4
     with pytest.raises(EOFError):
         gzip.decompress(data)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    uri=st.one_of(
+        st.from_regex(r"\A[hH][tT][tT][pP][sS]?://[A-Za-z0-9.\-@:\[\]%\t ]{0,12}[/?#]?[a-z/]{0,4}\Z"),
+        st.text(max_size=30),
+    )
+)
+def test_host_shortcut_equals_urlsplit(uri: str) -> None:
+    """The summary's host of a plain URI, found without the URL parser, is urlsplit's hostname."""
+    try:
+        expected = urlsplit(uri).hostname or ""
+    except ValueError:
+        expected = ""
+    assert warc._host(uri) == expected

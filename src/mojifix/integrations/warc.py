@@ -197,10 +197,21 @@ def _per_mille(count: int, chars: int) -> float:
 
 
 def _host(uri: str | None) -> str:
+    """``urlsplit(uri).hostname`` ("" for none); a plain ``http(s)://name/...`` URI without the parser."""
+    if not uri:
+        return ""
+    simple = _PLAIN_HTTP_HOST.match(uri)
+    if simple is not None:
+        return simple.group(1).lower()  # what urlsplit gives: no userinfo, port, brackets or spaces here
     try:
-        return (urlsplit(uri).hostname or "") if uri else ""
+        return urlsplit(uri).hostname or ""
     except ValueError:
         return ""
+
+
+#: A URI whose host ``urlsplit`` would return as is (lowercased): letters, digits, dots and hyphens right
+#: after the scheme, ended by a path, query, fragment or the end (most URIs of a crawl).
+_PLAIN_HTTP_HOST = re.compile(r"https?://([A-Za-z0-9.-]+)(?=[/?#]|\Z)")
 
 
 # --- reading ---------------------------------------------------------------------------------------
@@ -297,32 +308,30 @@ def _fastwarc_records(data: IO[bytes] | bytes, *, detect_compression: bool = Fal
 
 def _from_fastwarc(rec: Any) -> HttpRecord:
     headers = rec.headers
-    date = headers.get("WARC-Date")
     status: int | None = None
     http_headers: tuple[tuple[str, str], ...] = ()
+    record_type = _record_type_name(rec.record_type)
     if rec.is_http and rec.is_http_parsed:
-        status = rec.http_headers.status_code
-        http_headers = tuple(
-            (k.decode("latin-1"), v.decode("latin-1")) for k, v in rec.http_headers.items_bytes()
-        )
+        parsed = rec.http_headers
+        status = parsed.status_code
+        http_headers = tuple((k.decode("latin-1"), v.decode("latin-1")) for k, v in parsed.items_bytes())
+    wants_payload = (
+        status is not None
+        and record_type == "response"
+        and is_textual([v for k, v in http_headers if k.lower() == "content-type"] or None)
+    )
     return HttpRecord(
-        record_type=_record_type_name(rec.record_type),
+        record_type=record_type,
         uri=headers.get("WARC-Target-URI"),
         record_id=rec.record_id,
-        date=date,
+        date=headers.get("WARC-Date"),
         status=status,
         headers=http_headers,
-        payload=rec.reader.read(_MAX_PAYLOAD_BYTES) if _wants_payload(rec, status) else b"",
+        # only text responses need their payload read (a video record's bytes never enter memory)
+        payload=rec.reader.read(_MAX_PAYLOAD_BYTES) if wants_payload else b"",
         truncated=headers.get("WARC-Truncated"),
         content_length=rec.content_length,
     )
-
-
-def _wants_payload(rec: Any, status: int | None) -> bool:
-    """Only text responses need their payload read (a video record's bytes never enter memory)."""
-    if status is None or _record_type_name(rec.record_type) != "response":
-        return False
-    return is_textual(list(rec.http_headers.get_multiple("Content-Type")) or None)
 
 
 def _record_type_name(record_type: Any) -> str:
@@ -559,17 +568,19 @@ def _plain_records(stream: IO[bytes], path: str | Path, errors: list[str]) -> It
 # --- decoding ----------------------------------------------------------------------------------------
 
 
-def _content_decode(payload: bytes, record: HttpRecord) -> tuple[bytes | None, list[str]]:
-    """Undo Transfer-Encoding: chunked and Content-Encoding gzip/deflate; None when impossible."""
+def _content_decode(payload: bytes, transfer: str, coding: str) -> tuple[bytes | None, list[str]]:
+    """Undo Transfer-Encoding: chunked and Content-Encoding gzip/deflate; None when impossible.
+
+    ``transfer`` and ``coding``: the record's Transfer-Encoding and Content-Encoding values, each joined
+    with commas and lowercased ("" when absent)."""
     notes: list[str] = []
-    transfer = ",".join(record.header_values("Transfer-Encoding")).lower()
     if "chunked" in transfer:
         dechunked = _dechunk(payload)
         if dechunked is None:
             notes.append("chunked-undecodable")
         else:
             payload = dechunked
-    coding = ",".join(record.header_values("Content-Encoding")).strip().lower()
+    coding = coding.strip()
     if coding in ("", "identity"):
         return payload, notes
     if coding in ("gzip", "x-gzip", "deflate"):
@@ -628,17 +639,19 @@ def decode_records(
         if record.record_type != "response" or record.status is None:
             continue  # requests, revisits (no payload), metadata, warcinfo, non-HTTP resources
         summary.responses += 1
-        content_types = record.header_values("Content-Type")
+        content_types, transfer, coding = _body_headers(record.headers)
         transport = transport_of(content_types or None)
         kind = body_kind(transport.mime_type)
         if kind == "binary":
             summary.skipped_non_text += 1
             continue
-        body, notes = _content_decode(record.payload, record)
+        body, notes = _content_decode(record.payload, transfer, coding)
         if body is None:
             summary.skipped_undecodable += 1
             continue
-        decoded = decode_parsed(body, content_types or None, transport, url=record.uri, fallback=fallback)
+        # one value is passed as a str: decode_html remembers the parse of a single value
+        content_type = content_types[0] if len(content_types) == 1 else (content_types or None)
+        decoded = decode_parsed(body, content_type, transport, url=record.uri, fallback=fallback)
         row = WarcRow(
             uri=record.uri,
             record_id=record.record_id,
@@ -657,6 +670,23 @@ def decode_records(
         )
         summary.add_row(row)
         yield row
+
+
+def _body_headers(headers: tuple[tuple[str, str], ...]) -> tuple[list[str], str, str]:
+    """(Content-Type values, Transfer-Encoding and Content-Encoding values each joined with commas and
+    lowercased) in one pass over the headers: ``HttpRecord.header_values`` three times, in one."""
+    content_types: list[str] = []
+    transfer: list[str] = []
+    coding: list[str] = []
+    for name, value in headers:
+        lname = name.lower()
+        if lname == "content-type":
+            content_types.append(value)
+        elif lname == "transfer-encoding":
+            transfer.append(value)
+        elif lname == "content-encoding":
+            coding.append(value)
+    return content_types, ",".join(transfer).lower(), ",".join(coding).lower()
 
 
 def _iso_date(value: str | None) -> str | None:
@@ -706,10 +736,12 @@ def write_rows(
     suffix = output.suffix.lower()
     count = 0
     if suffix in (".jsonl", ".ndjson"):
+        encode = json.JSONEncoder(
+            ensure_ascii=False
+        ).encode  # json.dumps(..., ensure_ascii=False), built once
         with open(output, "w", encoding="utf-8", newline="\n") as out:
             for row in rows:
-                out.write(json.dumps(row.to_dict(), ensure_ascii=False))
-                out.write("\n")
+                out.write(encode(row.to_dict()) + "\n")
                 count += 1
         return count
     if suffix != ".parquet":
