@@ -307,7 +307,11 @@ def _fastwarc_records(data: IO[bytes] | bytes, *, detect_compression: bool = Fal
 
 
 def _from_fastwarc(rec: Any) -> HttpRecord:
-    headers = rec.headers
+    items = rec.headers.items()
+    # the WARC header fields by lowercased name (names are case-insensitive); one call into FastWARC
+    # instead of one per field. A name given twice: FastWARC's own lookup decides, as before.
+    fields = {name.lower(): value for name, value in items}
+    headers = fields if len(fields) == len(items) else _FieldsOf(rec.headers)
     status: int | None = None
     http_headers: tuple[tuple[str, str], ...] = ()
     record_type = _record_type_name(rec.record_type)
@@ -322,16 +326,27 @@ def _from_fastwarc(rec: Any) -> HttpRecord:
     )
     return HttpRecord(
         record_type=record_type,
-        uri=headers.get("WARC-Target-URI"),
+        uri=headers.get("warc-target-uri"),
         record_id=rec.record_id,
-        date=headers.get("WARC-Date"),
+        date=headers.get("warc-date"),
         status=status,
         headers=http_headers,
         # only text responses need their payload read (a video record's bytes never enter memory)
         payload=rec.reader.read(_MAX_PAYLOAD_BYTES) if wants_payload else b"",
-        truncated=headers.get("WARC-Truncated"),
+        truncated=headers.get("warc-truncated"),
         content_length=rec.content_length,
     )
+
+
+class _FieldsOf:
+    """FastWARC's header map looked up by lowercased name (its ``get`` ignores case)."""
+
+    def __init__(self, headers: Any) -> None:
+        self.headers = headers
+
+    def get(self, name: str) -> str | None:
+        value: str | None = self.headers.get(name)
+        return value
 
 
 def _record_type_name(record_type: Any) -> str:
