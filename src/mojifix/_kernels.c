@@ -14,6 +14,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <math.h>
 #include <string.h>
 
 /* The index's "no entry" marker (mojifix.whatwg._tables.NO_ENTRY). */
@@ -736,6 +737,207 @@ py_iso_2022_jp_decode(PyObject *self, PyObject *args)
     return Py_BuildValue("(Nnii)", text, consumed, mode, output);
 }
 
+/* ---- repair's word scores: a language's interpolated character-bigram model ----------------------------
+ *
+ * The reference is mojifix.repair._score._word_score: the log10 likelihood of a lower-cased word, with its
+ * boundaries, under one language's unigram and bigram tables. The tables are hashed here once per process
+ * (LanguageTables, built from the model's two dicts); the arithmetic is the reference's, operation for
+ * operation, so the results are the same doubles (the build turns off floating-point contraction). */
+
+typedef struct {
+    uint64_t *keys; /* key + 1; 0 marks an empty slot */
+    double *values;
+    uint64_t mask;
+} HashTable;
+
+static inline uint64_t
+hash_key(uint64_t key)
+{
+    key ^= key >> 29;
+    key *= 0xBF58476D1CE4E5B9ULL;
+    key ^= key >> 32;
+    return key;
+}
+
+static int
+table_init(HashTable *table, Py_ssize_t count)
+{
+    uint64_t capacity = 16;
+    while (capacity < (uint64_t)count * 2) capacity <<= 1;
+    table->keys = PyMem_Calloc((size_t)capacity, sizeof(uint64_t));
+    table->values = PyMem_Calloc((size_t)capacity, sizeof(double));
+    table->mask = capacity - 1;
+    if (table->keys == NULL || table->values == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void
+table_put(HashTable *table, uint64_t key, double value)
+{
+    uint64_t slot = hash_key(key) & table->mask;
+    while (table->keys[slot] != 0 && table->keys[slot] != key + 1) slot = (slot + 1) & table->mask;
+    table->keys[slot] = key + 1;
+    table->values[slot] = value;
+}
+
+/* The value for key, or 0 (and *found = 0) when it is absent. */
+static inline double
+table_get(const HashTable *table, uint64_t key, int *found)
+{
+    uint64_t slot = hash_key(key) & table->mask;
+    for (;;) {
+        uint64_t stored = table->keys[slot];
+        if (stored == key + 1) {
+            *found = 1;
+            return table->values[slot];
+        }
+        if (stored == 0) {
+            *found = 0;
+            return 0.0;
+        }
+        slot = (slot + 1) & table->mask;
+    }
+}
+
+/* A pair of code points as one key (21 bits each). */
+#define PAIR_KEY(a, b) (((uint64_t)(a) << 21) | (uint64_t)(b))
+
+typedef struct {
+    PyObject_HEAD
+    HashTable chars; /* code point -> P(char) */
+    HashTable pairs; /* PAIR_KEY(previous, char) -> P(char | previous); U+0020 marks a word boundary */
+} LanguageTables;
+
+/* Fill table from a dict whose keys are strings of `length` code points (other keys are never looked up
+ * by the reference either: it asks for one character, or a pair). */
+static int
+table_from_dict(HashTable *table, PyObject *dict, Py_ssize_t length)
+{
+    if (!PyDict_Check(dict)) {
+        PyErr_SetString(PyExc_TypeError, "LanguageTables takes two dicts (chars, pairs)");
+        return -1;
+    }
+    if (table_init(table, PyDict_GET_SIZE(dict)) < 0) return -1;
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(dict, &pos, &key, &value)) {
+        if (!PyUnicode_Check(key) || PyUnicode_GET_LENGTH(key) != length) continue;
+        double p = PyFloat_AsDouble(value);
+        if (p == -1.0 && PyErr_Occurred()) return -1;
+        uint64_t k = length == 1 ? PyUnicode_READ_CHAR(key, 0)
+                                 : PAIR_KEY(PyUnicode_READ_CHAR(key, 0), PyUnicode_READ_CHAR(key, 1));
+        table_put(table, k, p);
+    }
+    return 0;
+}
+
+static void
+language_tables_dealloc(LanguageTables *self)
+{
+    PyMem_Free(self->chars.keys);
+    PyMem_Free(self->chars.values);
+    PyMem_Free(self->pairs.keys);
+    PyMem_Free(self->pairs.values);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+language_tables_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *chars, *pairs;
+    static char *keywords[] = {"chars", "pairs", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO", keywords, &chars, &pairs)) return NULL;
+    LanguageTables *self = (LanguageTables *)type->tp_alloc(type, 0);
+    if (self == NULL) return NULL;
+    if (table_from_dict(&self->chars, chars, 1) < 0 || table_from_dict(&self->pairs, pairs, 2) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+static PyTypeObject LanguageTablesType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "mojifix._kernels.LanguageTables",
+    .tp_doc = "LanguageTables(chars, pairs): one language's character and pair probabilities, hashed.\n\n"
+              "chars: {char: P(char)}; pairs: {'ab': P(b | a)} (' ' marks a word boundary), as\n"
+              "mojifix.repair._score._Language holds them.",
+    .tp_basicsize = sizeof(LanguageTables),
+    .tp_itemsize = 0,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = language_tables_new,
+    .tp_dealloc = (destructor)language_tables_dealloc,
+};
+
+/* Spec: mojifix.repair._score._word_score, for one language. */
+static double
+word_score(const LanguageTables *lang, int kind, const void *data, Py_ssize_t n, double unseen_p,
+           double boundary_p, double unigram_share, double bigram_weight)
+{
+    double total = 0.0;
+    Py_UCS4 prev = ' ';
+    for (Py_ssize_t k = 0; k <= n; k++) {
+        Py_UCS4 ch = k < n ? PyUnicode_READ(kind, data, k) : ' ';
+        int found;
+        double p;
+        if (ch != ' ') {
+            p = table_get(&lang->chars, ch, &found);
+            if (!found) p = unseen_p;
+        }
+        else {
+            p = boundary_p;
+        }
+        double uni = unigram_share * p;
+        double pair = table_get(&lang->pairs, PAIR_KEY(prev, ch), &found);
+        if (found) {
+            double weighted = bigram_weight * pair;
+            total += log10(weighted + uni);
+        }
+        else {
+            total += log10(uni);
+        }
+        prev = ch;
+    }
+    return total;
+}
+
+static PyObject *
+py_word_scores(PyObject *self, PyObject *args)
+{
+    PyObject *word, *languages;
+    double unseen_p, boundary_p, unigram_share, bigram_weight;
+    if (!PyArg_ParseTuple(args, "UO!dddd", &word, &PyTuple_Type, &languages, &unseen_p, &boundary_p,
+                          &unigram_share, &bigram_weight)) {
+        return NULL;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(languages);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        if (!PyObject_TypeCheck(PyTuple_GET_ITEM(languages, k), &LanguageTablesType)) {
+            PyErr_SetString(PyExc_TypeError, "languages must be a tuple of LanguageTables");
+            return NULL;
+        }
+    }
+    PyObject *result = PyTuple_New(count);
+    if (result == NULL) return NULL;
+    int kind = PyUnicode_KIND(word);
+    const void *data = PyUnicode_DATA(word);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(word);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        const LanguageTables *lang = (const LanguageTables *)PyTuple_GET_ITEM(languages, k);
+        PyObject *value = PyFloat_FromDouble(
+            word_score(lang, kind, data, n, unseen_p, boundary_p, unigram_share, bigram_weight));
+        if (value == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(result, k, value);
+    }
+    return result;
+}
+
 /* ---- module ---------------------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -761,7 +963,29 @@ static PyMethodDef methods[] = {
      "The ISO-2022-JP decoder from a state (mode 0-3: ASCII, Roman, katakana, leading byte). With final\n"
      "false, a trailing partial escape sequence or pair is left unconsumed.\n"
      "Reference: mojifix.whatwg.iso_2022_jp.Iso2022Jp._exact."},
+    {"word_scores", py_word_scores, METH_VARARGS,
+     "word_scores(word, languages, unseen_p, boundary_p, unigram_share, bigram_weight) -> tuple[float, ...]\n\n"
+     "The log10 likelihood of a lower-cased word under each of languages (a tuple of LanguageTables).\n"
+     "Reference: mojifix.repair._score._word_score (same doubles)."},
     {NULL, NULL, 0, NULL},
+};
+
+
+static int
+module_exec(PyObject *m)
+{
+    if (PyType_Ready(&LanguageTablesType) < 0) return -1;
+    Py_INCREF(&LanguageTablesType);
+    if (PyModule_AddObject(m, "LanguageTables", (PyObject *)&LanguageTablesType) < 0) {
+        Py_DECREF(&LanguageTablesType);
+        return -1;
+    }
+    return 0;
+}
+
+static PyModuleDef_Slot slots[] = {
+    {Py_mod_exec, module_exec},
+    {0, NULL},
 };
 
 static struct PyModuleDef module = {
@@ -770,6 +994,7 @@ static struct PyModuleDef module = {
     "Compiled twins of mojifix's pure-Python hot paths (see mojifix._native).",
     0,
     methods,
+    slots,
 };
 
 PyMODINIT_FUNC

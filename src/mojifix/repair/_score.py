@@ -25,9 +25,12 @@ import json
 import math
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+
+from mojifix import _native
 
 __all__ = ["Score", "score", "score_text"]
 
@@ -115,6 +118,24 @@ class _Language:
 class _Model:
     languages: dict[str, _Language]
     char_languages: dict[str, tuple[str, ...]]  # char -> languages listing it
+    #: the compiled twin of ``_word_score`` with every language's tables hashed in C
+    #: (``mojifix._kernels``), or None for the pure-Python path
+    compiled: _CompiledWordScores | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _CompiledWordScores:
+    word_scores: Callable[..., tuple[float, ...]]
+    tables: dict[str, object]  # language -> mojifix._kernels.LanguageTables
+
+    def scores(self, word: str, langs: Iterable[str]) -> dict[str, float]:
+        """``{lang: _word_score(word, that language)}``, computed in C (the same doubles)."""
+        names = tuple(langs)
+        tables = self.tables
+        values = self.word_scores(
+            word, tuple(tables[lang] for lang in names), _UNSEEN_P, _BOUNDARY_P, _UNIGRAM_SHARE, BIGRAM_WEIGHT
+        )
+        return dict(zip(names, values, strict=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +159,12 @@ def _model() -> _Model:
         languages[lang] = _Language(chars, pairs)
         for c in chars:
             owners.setdefault(c, []).append(lang)
-    return _Model(languages, {c: tuple(v) for c, v in owners.items()})
+    kernels = _native.kernels()
+    compiled = None
+    if kernels is not None:
+        tables = {lang: kernels.LanguageTables(t.chars, t.pairs) for lang, t in languages.items()}
+        compiled = _CompiledWordScores(kernels.word_scores, tables)
+    return _Model(languages, {c: tuple(v) for c, v in owners.items()}, compiled)
 
 
 def _word_score(word: str, lang: _Language) -> float:
@@ -272,7 +298,10 @@ def score(text: str, memo: dict[str, dict[str, float]] | None = None) -> Score:
             langs: set[str] = set()
             for ch in low:
                 langs.update(model.char_languages.get(ch, ()))
-            scores = {lang: _word_score(low, model.languages[lang]) for lang in langs}
+            if model.compiled is not None:
+                scores = model.compiled.scores(low, langs)
+            else:
+                scores = {lang: _word_score(low, model.languages[lang]) for lang in langs}
             memo[low] = scores
         floor = UNSEEN_CHAR * len(low) - 1.0
         per_word.append((scores, floor, max(scores.values(), default=floor) - SWITCH_COST))
