@@ -938,6 +938,67 @@ py_word_scores(PyObject *self, PyObject *args)
     return result;
 }
 
+/* Spec: the primary-language loop of mojifix.repair._score.score: for each candidate primary language,
+ * the sum over words of max(own, foreign), where own is the word's score in that language (its floor when
+ * the language does not know the word's letters, or when the primary is None) and foreign the best score
+ * in another language minus the switch cost. Same additions in the same order as the reference. */
+static PyObject *
+py_primary_totals(PyObject *self, PyObject *args)
+{
+    PyObject *per_word, *primaries;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &per_word, &PyList_Type, &primaries)) return NULL;
+    Py_ssize_t words = PyList_GET_SIZE(per_word);
+    Py_ssize_t count = PyList_GET_SIZE(primaries);
+    PyObject **dicts = PyMem_Malloc(sizeof(PyObject *) * (size_t)(words > 0 ? words : 1));
+    double *floors = PyMem_Malloc(sizeof(double) * (size_t)(words > 0 ? words : 1) * 2);
+    PyObject *result = NULL;
+    if (dicts == NULL || floors == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t w = 0; w < words; w++) {
+        PyObject *item = PyList_GET_ITEM(per_word, w);
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 3 || !PyDict_Check(PyTuple_GET_ITEM(item, 0))) {
+            PyErr_SetString(PyExc_TypeError, "per_word items must be (dict, floor, foreign) tuples");
+            goto done;
+        }
+        dicts[w] = PyTuple_GET_ITEM(item, 0);
+        floors[2 * w] = PyFloat_AsDouble(PyTuple_GET_ITEM(item, 1));
+        floors[2 * w + 1] = PyFloat_AsDouble(PyTuple_GET_ITEM(item, 2));
+        if (PyErr_Occurred()) goto done;
+    }
+    result = PyList_New(count);
+    if (result == NULL) goto done;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *primary = PyList_GET_ITEM(primaries, k);
+        double acc = 0.0;
+        for (Py_ssize_t w = 0; w < words; w++) {
+            double own = floors[2 * w], foreign = floors[2 * w + 1];
+            if (primary != Py_None) {
+                PyObject *value = PyDict_GetItemWithError(dicts[w], primary);
+                if (value != NULL) {
+                    own = PyFloat_AsDouble(value);
+                }
+                if (PyErr_Occurred()) {
+                    Py_CLEAR(result);
+                    goto done;
+                }
+            }
+            acc += own > foreign ? own : foreign;
+        }
+        PyObject *total = PyFloat_FromDouble(acc);
+        if (total == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, k, total);
+    }
+done:
+    PyMem_Free(dicts);
+    PyMem_Free(floors);
+    return result;
+}
+
 /* ---- module ---------------------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -967,6 +1028,10 @@ static PyMethodDef methods[] = {
      "word_scores(word, languages, unseen_p, boundary_p, unigram_share, bigram_weight) -> tuple[float, ...]\n\n"
      "The log10 likelihood of a lower-cased word under each of languages (a tuple of LanguageTables).\n"
      "Reference: mojifix.repair._score._word_score (same doubles)."},
+    {"primary_totals", py_primary_totals, METH_VARARGS,
+     "primary_totals(per_word, primaries) -> list[float]\n\n"
+     "For each primary language (or None), the sum over per_word's (scores, floor, foreign) of\n"
+     "max(scores.get(primary, floor), foreign). Reference: the loop in mojifix.repair._score.score."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,9 +1,10 @@
-"""repair's compiled word scores are the same doubles as the pure-Python ``_word_score``, and so are scores.
+"""repair's compiled scoring: the same doubles as the pure-Python ``_word_score`` and ``_primary_totals``.
 
-Compared with ``==`` (no tolerance): per word and language, ``_CompiledWordScores.scores`` against
+Compared with ``==`` (no tolerance): per word and language, ``_CompiledScoring.scores`` against
 ``_word_score`` on every word of the repair corpus (inputs, which are mostly mojibake, and originals) and
-on generated words from the model's own characters plus unseen ones; then ``score`` and ``repair`` as a
-whole with the compiled model against the same model with the kernel taken out.
+on generated words from the model's own characters plus unseen ones; the primary-language totals on
+generated score tables; then ``score`` and ``repair`` as a whole with the compiled model against the same
+model with the kernels taken out.
 """
 
 from __future__ import annotations
@@ -64,6 +65,24 @@ def test_every_corpus_word(kernels: ModuleType) -> None:
 )
 def test_generated_words(kernels: ModuleType, word: str) -> None:
     check_word(word)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    per_word=st.lists(
+        st.tuples(
+            st.dictionaries(st.sampled_from(["en", "fr", "ja", "ru"]), st.floats(-80, 0), max_size=4),
+            st.floats(-80, 0),
+            st.floats(-80, 0),
+        ),
+        max_size=50,
+    ),
+    primaries=st.lists(st.sampled_from(["en", "fr", "ja", "ru", "zz", None]), max_size=6),
+)
+def test_primary_totals(
+    kernels: ModuleType, per_word: list[tuple[dict[str, float], float, float]], primaries: list[str | None]
+) -> None:
+    assert kernels.primary_totals(per_word, primaries) == _score._primary_totals(per_word, primaries)
 
 
 def test_scores_and_repairs_equal_the_pure_path(kernels: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:

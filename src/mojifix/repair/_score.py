@@ -118,14 +118,16 @@ class _Language:
 class _Model:
     languages: dict[str, _Language]
     char_languages: dict[str, tuple[str, ...]]  # char -> languages listing it
-    #: the compiled twin of ``_word_score`` with every language's tables hashed in C
-    #: (``mojifix._kernels``), or None for the pure-Python path
-    compiled: _CompiledWordScores | None = None
+    #: the compiled scoring, every language's tables hashed in C, or None for the pure-Python path
+    compiled: _CompiledScoring | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class _CompiledWordScores:
+class _CompiledScoring:
+    """The compiled twins of ``_word_score`` and ``_primary_totals`` (``mojifix._kernels``)."""
+
     word_scores: Callable[..., tuple[float, ...]]
+    primary_totals: Callable[[list[tuple[dict[str, float], float, float]], list[str | None]], list[float]]
     tables: dict[str, object]  # language -> mojifix._kernels.LanguageTables
 
     def scores(self, word: str, langs: Iterable[str]) -> dict[str, float]:
@@ -163,7 +165,7 @@ def _model() -> _Model:
     compiled = None
     if kernels is not None:
         tables = {lang: kernels.LanguageTables(t.chars, t.pairs) for lang, t in languages.items()}
-        compiled = _CompiledWordScores(kernels.word_scores, tables)
+        compiled = _CompiledScoring(kernels.word_scores, kernels.primary_totals, tables)
     return _Model(languages, {c: tuple(v) for c, v in owners.items()}, compiled)
 
 
@@ -309,22 +311,31 @@ def score(text: str, memo: dict[str, dict[str, float]] | None = None) -> Score:
     best_lang: str | None = None
     best_total = -math.inf
     primaries: list[str | None] = sorted(candidates) or [None]
+    totals_of = _primary_totals if model.compiled is None else model.compiled.primary_totals
     if len(per_word) > PRIMARY_SAMPLE_WORDS:
         # long text: rank languages on the first words, then do the full pass for the best few only
-        sample = per_word[:PRIMARY_SAMPLE_WORDS]
+        sample = dict(zip(primaries, totals_of(per_word[:PRIMARY_SAMPLE_WORDS], primaries), strict=True))
+        primaries = sorted(primaries, key=sample.__getitem__, reverse=True)[:PRIMARY_CANDIDATES]
+    for primary, acc in zip(primaries, totals_of(per_word, primaries), strict=True):
+        if acc > best_total:
+            best_total, best_lang = acc, primary
+    return Score(total + best_total, best_lang)
 
-        def _sample_total(lang: str | None) -> float:
-            return sum(max(sc.get(lang, fl), fo) for sc, fl, fo in sample)  # type: ignore[arg-type]
 
-        primaries = sorted(primaries, key=_sample_total, reverse=True)[:PRIMARY_CANDIDATES]
+def _primary_totals(
+    per_word: list[tuple[dict[str, float], float, float]], primaries: list[str | None]
+) -> list[float]:
+    """For each candidate primary language (None: none), the text's letters' total: per word, its score in
+    that language (its floor if the language lacks its letters) or the best foreign one, whichever is higher.
+    """
+    totals: list[float] = []
     for primary in primaries:
         acc = 0.0
         for scores, floor, foreign in per_word:
             own = scores.get(primary, floor) if primary else floor
             acc += own if own > foreign else foreign
-        if acc > best_total:
-            best_total, best_lang = acc, primary
-    return Score(total + best_total, best_lang)
+        totals.append(acc)
+    return totals
 
 
 def score_text(text: str) -> tuple[str | None, float]:
