@@ -195,3 +195,15 @@ def test_iso_2022_jp_real_text_and_stream(kernels: ModuleType) -> None:
     decoder = iso().incremental_decoder()  # the stream decoder over the compiled decode_from
     chunks = [data[k : k + 777] for k in range(0, len(data), 777)]
     assert "".join(decoder.decode(chunk) for chunk in chunks) + decoder.decode(b"", final=True) == text
+
+
+def test_threads_decode_the_same(kernels: ModuleType) -> None:
+    """Long inputs are decoded with the GIL released: threads decoding at once get the one-thread texts."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    inputs = [(name, real_bytes(name, 60_000, seed=k)) for k, name in enumerate(STATELESS)]
+    expected = [stateless(name).decode(data) for name, data in inputs]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        for _ in range(3):
+            got = list(pool.map(lambda item: stateless(item[0]).decode(item[1]), inputs))
+            assert got == expected
