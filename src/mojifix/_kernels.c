@@ -144,6 +144,7 @@ output_finish(Output *out)
 static int16_t BIG5_TRAIL[256];      /* spec: Big5 decoder, step 3 */
 static int16_t SHIFT_JIS_TRAIL[256]; /* spec: Shift_JIS decoder, step 3 */
 static int16_t GB18030_TRAIL[256];   /* spec: gb18030 decoder, step 5 (two bytes) */
+static int16_t EUC_KR_TRAIL[256];    /* spec: EUC-KR decoder, step 3 */
 
 static void
 trail_tables_init(void)
@@ -152,6 +153,7 @@ trail_tables_init(void)
         BIG5_TRAIL[t] = (t >= 0x40 && t <= 0x7E) ? t - 0x40 : (t >= 0xA1 && t <= 0xFE) ? t - 0x62 : -1;
         SHIFT_JIS_TRAIL[t] = (t >= 0x40 && t <= 0x7E) ? t - 0x40 : (t >= 0x80 && t <= 0xFC) ? t - 0x41 : -1;
         GB18030_TRAIL[t] = (t >= 0x40 && t <= 0x7E) ? t - 0x40 : (t >= 0x80 && t <= 0xFE) ? t - 0x41 : -1;
+        EUC_KR_TRAIL[t] = (t >= 0x41 && t <= 0xFE) ? t - 0x41 : -1;
     }
 }
 
@@ -292,9 +294,14 @@ big5_two_code_points(Py_ssize_t pointer, Py_UCS4 *first, Py_UCS4 *second)
     }
 }
 
-/* Spec: Big5 decoder (the reference: mojifix.whatwg.big5.make_step). */
-static void
-decode_big5(const unsigned char *data, Py_ssize_t n, const Tables *tables, Output *result)
+/* Spec: the Big5 and EUC-KR decoders, which share one shape (the references: mojifix.whatwg.big5.make_step
+ * and mojifix.whatwg.euc_kr.make_step): an ASCII byte is itself; a lead byte 0x81-0xFE and a trail byte
+ * give a pointer (lead - 0x81) * row + the trail's offset; no entry is an error that restores an ASCII
+ * trail byte. Big5 alone has pointers that decode to two code points (step 3.6). Inlined into each
+ * decoder with its constants. */
+static inline void
+decode_lead_trail(const unsigned char *data, Py_ssize_t n, const Tables *tables, Output *result,
+                  Py_ssize_t row, const int16_t *trail_offsets, int big5)
 {
     /* a local copy, so its fields stay in registers (the buffer's stores could alias them) */
     Output local = *result;
@@ -302,7 +309,7 @@ decode_big5(const unsigned char *data, Py_ssize_t n, const Tables *tables, Outpu
     Py_ssize_t i = 0;
     while (i < n) {
         unsigned char byte = data[i];
-        if (byte < 0x80) { /* step 4 */
+        if (byte < 0x80) { /* Big5 step 4, EUC-KR step 4 */
             emit(out, byte);
             i += 1;
             continue;
@@ -317,11 +324,12 @@ decode_big5(const unsigned char *data, Py_ssize_t n, const Tables *tables, Outpu
             goto done;
         }
         unsigned char trail = data[i + 1]; /* step 3 */
-        int trail_offset = BIG5_TRAIL[trail];
+        int trail_offset = trail_offsets[trail];
         if (trail_offset >= 0) {
-            Py_ssize_t pointer = (Py_ssize_t)(byte - 0x81) * 157 + trail_offset;
+            Py_ssize_t pointer = (Py_ssize_t)(byte - 0x81) * row + trail_offset;
             Py_UCS4 first, second;
-            if ((size_t)(pointer - 1133) <= 1166 - 1133 && big5_two_code_points(pointer, &first, &second)) {
+            if (big5 && (size_t)(pointer - 1133) <= 1166 - 1133
+                && big5_two_code_points(pointer, &first, &second)) {
                 emit(out, first);
                 emit(out, second);
                 i += 2;
@@ -334,12 +342,24 @@ decode_big5(const unsigned char *data, Py_ssize_t n, const Tables *tables, Outpu
                 continue;
             }
         }
-        Py_ssize_t next = trail < 0x80 ? i + 1 : i + 2; /* step 3.9: an ASCII byte is restored */
+        Py_ssize_t next = trail < 0x80 ? i + 1 : i + 2; /* Big5 step 3.9, EUC-KR 3.7: ASCII is restored */
         if (error(out, i, next)) goto done;
         i = next;
     }
 done:
     *result = local;
+}
+
+static void
+decode_big5(const unsigned char *data, Py_ssize_t n, const Tables *tables, Output *result)
+{
+    decode_lead_trail(data, n, tables, result, 157, BIG5_TRAIL, 1);
+}
+
+static void
+decode_euc_kr(const unsigned char *data, Py_ssize_t n, const Tables *tables, Output *result)
+{
+    decode_lead_trail(data, n, tables, result, 190, EUC_KR_TRAIL, 0);
 }
 
 /* EUC-JP decoder step 5.4's look-up, for jis0208 and jis0212 alike. */
@@ -464,47 +484,6 @@ decode_shift_jis(const unsigned char *data, Py_ssize_t n, const Tables *tables, 
             }
         }
         Py_ssize_t next = trail < 0x80 ? i + 1 : i + 2; /* step 3.10: an ASCII byte is restored */
-        if (error(out, i, next)) goto done;
-        i = next;
-    }
-done:
-    *result = local;
-}
-
-/* Spec: EUC-KR decoder (the reference: mojifix.whatwg.euc_kr.make_step). */
-static void
-decode_euc_kr(const unsigned char *data, Py_ssize_t n, const Tables *tables, Output *result)
-{
-    /* a local copy, so its fields stay in registers (the buffer's stores could alias them) */
-    Output local = *result;
-    Output *out = &local;
-    Py_ssize_t i = 0;
-    while (i < n) {
-        unsigned char byte = data[i];
-        if (byte < 0x80) { /* step 4 */
-            emit(out, byte);
-            i += 1;
-            continue;
-        }
-        if (byte < 0x81 || byte > 0xFE) { /* step 6 */
-            if (error(out, i, i + 1)) goto done;
-            i += 1;
-            continue;
-        }
-        if (i + 1 >= n) { /* step 1 */
-            error(out, i, n);
-            goto done;
-        }
-        unsigned char trail = data[i + 1]; /* step 3 */
-        if (trail >= 0x41 && trail <= 0xFE) {
-            Py_UCS4 cp = index_at(&tables->first, (Py_ssize_t)(byte - 0x81) * 190 + trail - 0x41);
-            if (cp != NO_ENTRY) {
-                emit(out, cp);
-                i += 2;
-                continue;
-            }
-        }
-        Py_ssize_t next = trail < 0x80 ? i + 1 : i + 2; /* step 3.7: an ASCII byte is restored */
         if (error(out, i, next)) goto done;
         i = next;
     }
