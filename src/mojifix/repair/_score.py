@@ -47,12 +47,6 @@ _UNIGRAM_SHARE = 1 - BIGRAM_WEIGHT
 #: back-off probability of a word ending after any letter (words average ~5-10 letters, so ~0.1).
 _BOUNDARY_P = 0.1
 
-#: on texts longer than PRIMARY_SAMPLE_WORDS words, only the PRIMARY_CANDIDATES languages that best
-#: explain the first PRIMARY_SAMPLE_WORDS words are tried as primary language (a speed bound: on short
-#: texts every language is tried; 40 words decide the language of any corpus sentence).
-PRIMARY_SAMPLE_WORDS = 40
-PRIMARY_CANDIDATES = 8
-
 #: price of scoring one word in a language other than the text's primary one (log10). Three orders of
 #: magnitude: a foreign word has to be much better explained by its own language to be allowed to switch.
 SWITCH_COST = 3.0
@@ -312,10 +306,6 @@ def score(text: str, memo: dict[str, dict[str, float]] | None = None) -> Score:
     best_total = -math.inf
     primaries: list[str | None] = sorted(candidates) or [None]
     totals_of = _primary_totals if model.compiled is None else model.compiled.primary_totals
-    if len(per_word) > PRIMARY_SAMPLE_WORDS:
-        # long text: rank languages on the first words, then do the full pass for the best few only
-        sample = dict(zip(primaries, totals_of(per_word[:PRIMARY_SAMPLE_WORDS], primaries), strict=True))
-        primaries = sorted(primaries, key=sample.__getitem__, reverse=True)[:PRIMARY_CANDIDATES]
     for primary, acc in zip(primaries, totals_of(per_word, primaries), strict=True):
         if acc > best_total:
             best_total, best_lang = acc, primary
