@@ -15,6 +15,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The index's "no entry" marker (mojifix.whatwg._tables.NO_ENTRY). */
@@ -723,9 +724,15 @@ py_iso_2022_jp_decode(PyObject *self, PyObject *args)
  * (LanguageTables, built from the model's two dicts); the arithmetic is the reference's, operation for
  * operation, so the results are the same doubles (the build turns off floating-point contraction). */
 
+/* A table's value: a probability (repair's tables) or packed encoder bytes (the CJK encoders'). */
+typedef union {
+    double p;
+    uint64_t bytes;
+} TableValue;
+
 typedef struct {
     uint64_t *keys; /* key + 1; 0 marks an empty slot */
-    double *values;
+    TableValue *values;
     uint64_t mask;
 } HashTable;
 
@@ -744,7 +751,7 @@ table_init(HashTable *table, Py_ssize_t count)
     uint64_t capacity = 16;
     while (capacity < (uint64_t)count * 2) capacity <<= 1;
     table->keys = PyMem_Calloc((size_t)capacity, sizeof(uint64_t));
-    table->values = PyMem_Calloc((size_t)capacity, sizeof(double));
+    table->values = PyMem_Calloc((size_t)capacity, sizeof(TableValue));
     table->mask = capacity - 1;
     if (table->keys == NULL || table->values == NULL) {
         PyErr_NoMemory();
@@ -754,7 +761,7 @@ table_init(HashTable *table, Py_ssize_t count)
 }
 
 static void
-table_put(HashTable *table, uint64_t key, double value)
+table_put(HashTable *table, uint64_t key, TableValue value)
 {
     uint64_t slot = hash_key(key) & table->mask;
     while (table->keys[slot] != 0 && table->keys[slot] != key + 1) slot = (slot + 1) & table->mask;
@@ -762,8 +769,8 @@ table_put(HashTable *table, uint64_t key, double value)
     table->values[slot] = value;
 }
 
-/* The value for key, or 0 (and *found = 0) when it is absent. */
-static inline double
+/* The value for key, or a zero value (and *found = 0) when it is absent. */
+static inline TableValue
 table_get(const HashTable *table, uint64_t key, int *found)
 {
     uint64_t slot = hash_key(key) & table->mask;
@@ -775,7 +782,7 @@ table_get(const HashTable *table, uint64_t key, int *found)
         }
         if (stored == 0) {
             *found = 0;
-            return 0.0;
+            return (TableValue){.bytes = 0};
         }
         slot = (slot + 1) & table->mask;
     }
@@ -808,7 +815,7 @@ table_from_dict(HashTable *table, PyObject *dict, Py_ssize_t length)
         if (p == -1.0 && PyErr_Occurred()) return -1;
         uint64_t k = length == 1 ? PyUnicode_READ_CHAR(key, 0)
                                  : PAIR_KEY(PyUnicode_READ_CHAR(key, 0), PyUnicode_READ_CHAR(key, 1));
-        table_put(table, k, p);
+        table_put(table, k, (TableValue){.p = p});
     }
     return 0;
 }
@@ -863,14 +870,14 @@ word_score(const LanguageTables *lang, int kind, const void *data, Py_ssize_t n,
         int found;
         double p;
         if (ch != ' ') {
-            p = table_get(&lang->chars, ch, &found);
+            p = table_get(&lang->chars, ch, &found).p;
             if (!found) p = unseen_p;
         }
         else {
             p = boundary_p;
         }
         double uni = unigram_share * p;
-        double pair = table_get(&lang->pairs, PAIR_KEY(prev, ch), &found);
+        double pair = table_get(&lang->pairs, PAIR_KEY(prev, ch), &found).p;
         if (found) {
             double weighted = bigram_weight * pair;
             total += log10(weighted + uni);
@@ -978,6 +985,275 @@ done:
     return result;
 }
 
+/* ---- the CJK encoders (gb18030/GBK, Big5, EUC-JP, Shift_JIS, EUC-KR) ----------------------------------
+ *
+ * The reference is mojifix.whatwg._cjk.StatelessCjkCodec.encode_char: every non-ASCII code point the
+ * encoder can encode is looked up in the codec's encode table (make_encode_table, built from the standard's
+ * index by the Python code, hashed here once); gb18030 computes its supplementary-plane four-byte
+ * sequences from the index gb18030 ranges (encode_fallback). "html" mode writes &#N; for what cannot be
+ * encoded and reads a lone surrogate as U+FFFD first (a USVString), as the Python encoder does. */
+
+/* packed encoder bytes: the count in bits 32-39, the bytes big-endian below; count 0 = unencodable */
+#define PACK_COUNT(v) ((int)((v) >> 32))
+#define BMP_SIZE 0x10000
+
+typedef struct {
+    PyObject_HEAD
+    /* the BMP directly (one look-up, no hashing; CPython's own encoders index their tables the same way):
+     * the bytes big-endian and their count (0 = unencodable) */
+    uint32_t *bmp_bytes;
+    uint8_t *bmp_count;
+    HashTable astral; /* supplementary code points of the table -> packed bytes */
+    uint32_t *ranges; /* gb18030: (pointer offset, code point offset) pairs, or NULL */
+    Py_ssize_t ranges_count;
+} EncodeTable;
+
+static void
+encode_table_dealloc(EncodeTable *self)
+{
+    PyMem_Free(self->bmp_bytes);
+    PyMem_Free(self->bmp_count);
+    PyMem_Free(self->astral.keys);
+    PyMem_Free(self->astral.values);
+    PyMem_Free(self->ranges);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+encode_table_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *table;
+    Py_buffer ranges = {0};
+    static char *keywords[] = {"table", "ranges", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!|y*", keywords, &PyDict_Type, &table, &ranges)) {
+        return NULL;
+    }
+    EncodeTable *self = (EncodeTable *)type->tp_alloc(type, 0);
+    if (self == NULL) goto fail;
+    if (ranges.buf != NULL && ranges.len > 0) {
+        if (ranges.len % 8 != 0) {
+            PyErr_SetString(PyExc_ValueError, "ranges must be (pointer, code point) pairs of uint32");
+            goto fail;
+        }
+        self->ranges = PyMem_Malloc((size_t)ranges.len);
+        if (self->ranges == NULL) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        memcpy(self->ranges, ranges.buf, (size_t)ranges.len);
+        self->ranges_count = ranges.len / 8;
+    }
+    self->bmp_bytes = PyMem_Calloc(BMP_SIZE, sizeof(uint32_t));
+    self->bmp_count = PyMem_Calloc(BMP_SIZE, sizeof(uint8_t));
+    if (self->bmp_bytes == NULL || self->bmp_count == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    PyObject *key, *value;
+    Py_ssize_t pos = 0, astral_count = 0;
+    while (PyDict_Next(table, &pos, &key, &value)) { /* size the supplementary planes' table */
+        long cp = PyLong_AsLong(key);
+        if (cp == -1 && PyErr_Occurred()) goto fail;
+        astral_count += cp >= BMP_SIZE;
+    }
+    if (table_init(&self->astral, astral_count) < 0) goto fail;
+    pos = 0;
+    while (PyDict_Next(table, &pos, &key, &value)) {
+        long cp = PyLong_AsLong(key);
+        if (cp == -1 && PyErr_Occurred()) goto fail;
+        if (cp < 0 || cp > 0x10FFFF || !PyUnicode_Check(value) || PyUnicode_GET_LENGTH(value) > 4) {
+            PyErr_SetString(PyExc_ValueError, "table: code point -> latin-1 string of 1-4 bytes");
+            goto fail;
+        }
+        uint64_t packed = 0;
+        Py_ssize_t count = PyUnicode_GET_LENGTH(value);
+        int unencodable = count == 1 && PyUnicode_READ_CHAR(value, 0) == 0xFFFF; /* _cjk.UNENCODABLE */
+        if (!unencodable) {
+            for (Py_ssize_t k = 0; k < count; k++) {
+                Py_UCS4 b = PyUnicode_READ_CHAR(value, k);
+                if (b > 0xFF) {
+                    PyErr_SetString(PyExc_ValueError, "table: code point -> latin-1 string of 1-4 bytes");
+                    goto fail;
+                }
+                packed = (packed << 8) | b;
+            }
+            packed |= (uint64_t)count << 32;
+        }
+        if (cp < BMP_SIZE) {
+            self->bmp_bytes[cp] = (uint32_t)packed;
+            self->bmp_count[cp] = (uint8_t)PACK_COUNT(packed);
+            continue;
+        }
+        table_put(&self->astral, (uint64_t)cp, (TableValue){.bytes = packed});
+    }
+    PyBuffer_Release(&ranges);
+    return (PyObject *)self;
+fail:
+    PyBuffer_Release(&ranges);
+    Py_XDECREF(self);
+    return NULL;
+}
+
+static PyTypeObject EncodeTableType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "mojifix._kernels.EncodeTable",
+    .tp_doc = "EncodeTable(table, ranges=b''): a CJK encoder's table, laid out for the compiled encoder.\n\n"
+              "table: {code point: its bytes as a latin-1 str, or U+FFFF for unencodable}, as\n"
+              "StatelessCjkCodec.encode_table holds it; ranges: gb18030's index ranges as uint32\n"
+              "(pointer, code point) pairs, for its four-byte supplementary-plane sequences.",
+    .tp_basicsize = sizeof(EncodeTable),
+    .tp_itemsize = 0,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = encode_table_new,
+    .tp_dealloc = (destructor)encode_table_dealloc,
+};
+
+/* Spec: gb18030 encoder steps 10-17 for a supplementary code point: the index gb18030 ranges pointer,
+ * then four bytes (the reference: mojifix.whatwg.gb18030.ranges_pointer and four_bytes). */
+static uint64_t
+gb18030_four_bytes(const EncodeTable *table, Py_UCS4 cp)
+{
+    Py_ssize_t lo = 0, hi = table->ranges_count;
+    while (lo < hi) { /* the last range whose code point offset is <= cp */
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (table->ranges[2 * mid + 1] <= cp) {
+            lo = mid + 1;
+        }
+        else {
+            hi = mid;
+        }
+    }
+    Py_ssize_t k = lo - 1;
+    uint64_t pointer = table->ranges[2 * k] + (uint64_t)(cp - table->ranges[2 * k + 1]);
+    uint64_t b1 = pointer / 12600, b2 = pointer % 12600 / 1260, b3 = pointer % 1260 / 10, b4 = pointer % 10;
+    return (4ULL << 32) | ((b1 + 0x81) << 24) | ((b2 + 0x30) << 16) | ((b3 + 0x81) << 8) | (b4 + 0x30);
+}
+
+/* The packed bytes of a supplementary code point (count 0: unencodable). */
+static uint64_t
+encode_astral(const EncodeTable *table, Py_UCS4 cp)
+{
+    int found;
+    uint64_t packed = table_get(&table->astral, cp, &found).bytes;
+    if (!found) {
+        packed = table->ranges != NULL ? gb18030_four_bytes(table, cp) : 0;
+    }
+    return packed;
+}
+
+typedef struct {
+    unsigned char *buf;
+    Py_ssize_t len, capacity;
+} Bytes;
+
+/* Room for `more` bytes (0 on success). */
+static int
+bytes_reserve(Bytes *out, Py_ssize_t more)
+{
+    if (out->len + more <= out->capacity) return 0;
+    Py_ssize_t capacity = out->capacity * 2 + more;
+    unsigned char *buf = PyMem_RawRealloc(out->buf, (size_t)capacity);
+    if (buf == NULL) return -1;
+    out->buf = buf;
+    out->capacity = capacity;
+    return 0;
+}
+
+/* The most bytes one code point takes: four, or "&#1114111;" in html mode. */
+#define MAX_ENCODED 4
+#define MAX_REFERENCE 10
+
+/* Encode (the buffer holds MAX_ENCODED bytes per code point to start with); returns -1 when done, the
+ * index of strict mode's first unencodable code point, or -2 when out of memory. Inlined per string kind,
+ * so the loop reads the text without a switch. */
+static inline Py_ssize_t
+cjk_encode(const EncodeTable *table, int kind, const void *data, Py_ssize_t n, int html, Bytes *out)
+{
+    unsigned char *buf = out->buf;
+    Py_ssize_t len = out->len;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 cp = PyUnicode_READ(kind, data, i);
+        if (cp < 0x80) {
+            buf[len++] = (unsigned char)cp;
+            continue;
+        }
+        if (cp >= 0xD800 && cp <= 0xDFFF) {
+            if (!html) return i; /* not a scalar value */
+            cp = 0xFFFD;         /* a USVString has U+FFFD there */
+        }
+        uint32_t bytes;
+        int count;
+        if (cp < BMP_SIZE) {
+            bytes = table->bmp_bytes[cp];
+            count = table->bmp_count[cp];
+        }
+        else {
+            uint64_t packed = encode_astral(table, cp);
+            bytes = (uint32_t)packed;
+            count = PACK_COUNT(packed);
+        }
+        switch (count) {
+        case 4: buf[len++] = (unsigned char)(bytes >> 24); /* fall through */
+        case 3: buf[len++] = (unsigned char)(bytes >> 16); /* fall through */
+        case 2: buf[len++] = (unsigned char)(bytes >> 8);  /* fall through */
+        case 1: buf[len++] = (unsigned char)bytes; continue;
+        default: break;
+        }
+        if (!html) return i;
+        out->len = len;
+        if (bytes_reserve(out, MAX_REFERENCE + MAX_ENCODED * (n - i)) < 0) return -2;
+        buf = out->buf;
+        len += sprintf((char *)buf + len, "&#%u;", (unsigned)cp);
+    }
+    out->len = len;
+    return -1;
+}
+
+static Py_ssize_t
+cjk_encode_any_kind(const EncodeTable *table, int kind, const void *data, Py_ssize_t n, int html, Bytes *out)
+{
+    switch (kind) {
+    case PyUnicode_1BYTE_KIND: return cjk_encode(table, PyUnicode_1BYTE_KIND, data, n, html, out);
+    case PyUnicode_2BYTE_KIND: return cjk_encode(table, PyUnicode_2BYTE_KIND, data, n, html, out);
+    default: return cjk_encode(table, PyUnicode_4BYTE_KIND, data, n, html, out);
+    }
+}
+
+static PyObject *
+py_cjk_encode(PyObject *self, PyObject *args)
+{
+    PyObject *text, *table;
+    int html;
+    if (!PyArg_ParseTuple(args, "UO!p", &text, &EncodeTableType, &table, &html)) return NULL;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    Py_ssize_t capacity = MAX_ENCODED * n + 16;
+    Bytes out = {PyMem_RawMalloc((size_t)capacity), 0, capacity};
+    if (out.buf == NULL) return PyErr_NoMemory();
+    Py_ssize_t stop;
+    if (n >= RELEASE_GIL_BYTES) {
+        Py_BEGIN_ALLOW_THREADS
+        stop = cjk_encode_any_kind((const EncodeTable *)table, kind, data, n, html, &out);
+        Py_END_ALLOW_THREADS
+    }
+    else {
+        stop = cjk_encode_any_kind((const EncodeTable *)table, kind, data, n, html, &out);
+    }
+    PyObject *result;
+    if (stop == -2) {
+        result = PyErr_NoMemory();
+    }
+    else if (stop >= 0) {
+        result = PyLong_FromSsize_t(stop);
+    }
+    else {
+        result = PyBytes_FromStringAndSize((const char *)out.buf, out.len);
+    }
+    PyMem_RawFree(out.buf);
+    return result;
+}
+
 /* ---- module ---------------------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -1011,6 +1287,10 @@ static PyMethodDef methods[] = {
      "primary_totals(per_word, primaries) -> list[float]\n\n"
      "For each primary language (or None), the sum over per_word's (scores, floor, foreign) of\n"
      "max(scores.get(primary, floor), foreign). Reference: the loop in mojifix.repair._score.score."},
+    {"cjk_encode", py_cjk_encode, METH_VARARGS,
+     "cjk_encode(text, table, html) -> bytes | int\n\n"
+     "A CJK encoder over text with its EncodeTable: the bytes, or in strict mode (html false) the index of\n"
+     "the first code point it cannot encode. Reference: StatelessCjkCodec.encode_char in whatwg/_cjk.py."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1018,6 +1298,12 @@ static PyMethodDef methods[] = {
 static int
 module_exec(PyObject *m)
 {
+    if (PyType_Ready(&EncodeTableType) < 0) return -1;
+    Py_INCREF(&EncodeTableType);
+    if (PyModule_AddObject(m, "EncodeTable", (PyObject *)&EncodeTableType) < 0) {
+        Py_DECREF(&EncodeTableType);
+        return -1;
+    }
     if (PyType_Ready(&LanguageTablesType) < 0) return -1;
     Py_INCREF(&LanguageTablesType);
     if (PyModule_AddObject(m, "LanguageTables", (PyObject *)&LanguageTablesType) < 0) {

@@ -207,3 +207,60 @@ def test_threads_decode_the_same(kernels: ModuleType) -> None:
         for _ in range(3):
             got = list(pool.map(lambda item: stateless(item[0]).decode(item[1]), inputs))
             assert got == expected
+
+
+def encode_outcome(encode: Callable[[], bytes]) -> object:
+    """The bytes, or ("error", start, end, message) for a strict-mode error."""
+    try:
+        return encode()
+    except UnicodeEncodeError as exc:
+        return ("error", exc.start, exc.end, str(exc))
+
+
+def check_encode(name: str, text: str) -> None:
+    """Compiled and pure-Python encode agree on ``text`` in both error modes."""
+    codec = stateless(name)
+    for errors in ("strict", "html"):
+        compiled = encode_outcome(lambda: codec.encode(text, errors))  # noqa: B023 (called at once)
+        python = encode_outcome(lambda: codec.encode_python(text, errors))  # noqa: B023
+        assert compiled == python, (name, errors, text)
+
+
+#: every BMP code point, and the supplementary planes' edges and a stride through them
+ENCODE_CODE_POINTS = [*range(0x10000), *range(0x10000, 0x110000, 997), 0x10FFFF, 0x20000, 0x2A6D6]
+
+
+@pytest.mark.parametrize("name", STATELESS)
+def test_encode_every_code_point(kernels: ModuleType, name: str) -> None:
+    codec = stateless(name)
+    for errors in ("strict", "html"):
+        for code_point in ENCODE_CODE_POINTS:
+            char = chr(code_point)
+            compiled = encode_outcome(lambda: codec.encode(char, errors))  # noqa: B023
+            python = encode_outcome(lambda: codec.encode_python(char, errors))  # noqa: B023
+            assert compiled == python, (name, errors, hex(code_point))
+
+
+@pytest.mark.parametrize("name", STATELESS)
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.text(
+        alphabet=st.one_of(
+            st.sampled_from("aZ~\\\u00a5\u203e\u00e9\u20ac\u2212\uff0d\ue5e5\ue78d\u00ca\u0304"),
+            st.characters(min_codepoint=0x3000, max_codepoint=0x9FFF),
+            st.characters(min_codepoint=0xAC00, max_codepoint=0xD7A3),
+            st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF),
+            st.characters(),
+        ),
+        max_size=40,
+    )
+)
+def test_encode_generated_text(kernels: ModuleType, name: str, text: str) -> None:
+    check_encode(name, text)
+
+
+@pytest.mark.parametrize("name", STATELESS)
+def test_encode_real_text(kernels: ModuleType, name: str) -> None:
+    text = stateless(name).decode(real_bytes(name, 100_000, seed=11))
+    check_encode(name, text)
+    check_encode(name, text + "\U0001f600" + text[:5000])

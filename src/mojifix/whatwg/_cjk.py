@@ -719,8 +719,11 @@ class StatelessCjkCodec(WhatwgCodec):
         self._encode_table: dict[int, str] | None = None
         self._encode_plan: EncodePlan | None = None
         kernels = _native.kernels()
+        self._kernels = kernels
         #: the standard's decoder compiled (None when the kernels are not built or switched off)
         self._compiled = None if kernels is None else self.compiled_decoder(kernels)
+        #: the encode table hashed for the compiled encoder, at first use (``compiled_encode_table``)
+        self._compiled_table: object | None = None
 
     # --- what each codec supplies -------------------------------------------------------------------
     def make_step(self) -> Step:
@@ -891,8 +894,39 @@ class StatelessCjkCodec(WhatwgCodec):
             )
         return self._encode_plan
 
+    def four_byte_ranges(self) -> bytes:
+        """gb18030's index ranges for the compiled encoder's four-byte sequences; none by default."""
+        return b""
+
+    def compiled_encode_table(self, kernels: ModuleType) -> object:
+        """``encode_table`` hashed in C (``mojifix._kernels.EncodeTable``), built at first use."""
+        if self._compiled_table is None:
+            self._compiled_table = kernels.EncodeTable(self.encode_table, self.four_byte_ranges())
+        return self._compiled_table
+
     def encode(self, text: str, errors: str = "strict") -> bytes:
         """The standard's encoder; ``errors="html"`` writes ``&#N;`` for what it cannot encode.
+
+        Compiled when the kernels are built: ``encode_char`` for every code point, in C, over the encode
+        table (a lone surrogate is U+FFFD in "html" mode); else ``encode_python``.
+        """
+        kernels = self._kernels
+        if kernels is None:
+            return self.encode_python(text, errors)
+        if not isinstance(text, str):
+            raise TypeError(f"encode() takes str, not {type(text).__name__}")
+        if errors not in ("strict", "html"):
+            raise ValueError(f"errors must be 'strict' or 'html', not {errors!r}")
+        table = (
+            self._compiled_table if self._compiled_table is not None else self.compiled_encode_table(kernels)
+        )
+        result = kernels.cjk_encode(text, table, errors == "html")
+        if result.__class__ is int:
+            raise encode_error(self.name, text, result)
+        return result  # type: ignore[no-any-return]
+
+    def encode_python(self, text: str, errors: str = "strict") -> bytes:
+        """The pure-Python path of ``encode``: the reference the compiled encoder is tested against.
 
         CPython's encoder does the work; its error handlers run the standard's encoder on what it
         cannot encode, and text with a character CPython encodes differently (``EncodePlan.wrong``)

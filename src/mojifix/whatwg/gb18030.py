@@ -78,6 +78,11 @@ def four_bytes(pointer: int) -> str:
     return bytes((byte1 + 0x81, byte2 + 0x30, byte3 + 0x81, byte4 + 0x30)).decode("latin-1")
 
 
+def ranges_as_uint32() -> bytes:
+    """The index gb18030 ranges as the compiled kernels take them: (pointer, code point) pairs of uint32."""
+    return array("I", [number for pair in INDEX_GB18030_RANGES for number in pair]).tobytes()
+
+
 def make_step() -> Step:
     """The gb18030 decoder (spec: gb18030 decoder), one item at a time from a clean state."""
     index = INDEXES["gb18030"]
@@ -149,7 +154,7 @@ class Gb18030(StatelessCjkCodec):
 
     def compiled_decoder(self, kernels: ModuleType) -> CompiledDecoder:
         index = INDEXES["gb18030"]
-        ranges = array("I", [number for pair in INDEX_GB18030_RANGES for number in pair]).tobytes()
+        ranges = ranges_as_uint32()
         return lambda data, strict: kernels.gb18030_decode(data, strict, index, ranges)
 
     def spec_chars(self) -> Container[str]:
@@ -176,6 +181,9 @@ class Gb18030(StatelessCjkCodec):
         for code_point in range(0x80, 0x100):
             table.setdefault(code_point, UNENCODABLE)
         return table
+
+    def four_byte_ranges(self) -> bytes:
+        return b"" if self.is_gbk else ranges_as_uint32()
 
     def encode_fallback(self, code_point: int) -> str | None:
         if self.is_gbk or code_point < 0x10000:  # step 8 (GBK) / BMP is all in the table
