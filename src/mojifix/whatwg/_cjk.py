@@ -722,7 +722,7 @@ class StatelessCjkCodec(WhatwgCodec):
         self._kernels = kernels
         #: the standard's decoder compiled (None when the kernels are not built or switched off)
         self._compiled = None if kernels is None else self.compiled_decoder(kernels)
-        #: the encode table hashed for the compiled encoder, at first use (``compiled_encode_table``)
+        #: the encode table laid out for the compiled encoder, at first use (``compiled_encode_table``)
         self._compiled_table: object | None = None
 
     # --- what each codec supplies -------------------------------------------------------------------
@@ -899,7 +899,7 @@ class StatelessCjkCodec(WhatwgCodec):
         return b""
 
     def compiled_encode_table(self, kernels: ModuleType) -> object:
-        """``encode_table`` hashed in C (``mojifix._kernels.EncodeTable``), built at first use."""
+        """``encode_table`` laid out in C (``mojifix._kernels.EncodeTable``), built at first use."""
         if self._compiled_table is None:
             self._compiled_table = kernels.EncodeTable(self.encode_table, self.four_byte_ranges())
         return self._compiled_table
