@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mojifix.convert.decisions import Decisions
 
 __all__ = ["DEFAULT_DETECTOR", "QUARANTINE_DIR", "Options"]
 
@@ -45,6 +49,7 @@ class Options:
     chunk_size: int = CHUNK_SIZE
     detector: str = DEFAULT_DETECTOR
     manifest: str | None = None
+    decisions: Decisions | None = None  # --decisions FILE: a person's choices (implies resume)
 
     def __post_init__(self) -> None:
         if self.bom not in ("strip", "keep"):
