@@ -89,14 +89,17 @@
     card.querySelectorAll('.reading').forEach((r, j) => r.classList.toggle('chosen', v === j));
   }
 
+  // C0 controls (but tab, line feed, carriage return) and DEL drawn as their control pictures (U+2400...)
+  const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+  const visible = (s) => s.replace(CONTROLS, (c) => String.fromCharCode(c === '\u007f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
   function textBlock(part) {
     const pre = el('pre', 'text');
     pre.setAttribute('dir', 'auto');
     pre.setAttribute('lang', part.lang || 'und');
     part.runs.forEach((run, k) => {
       if (!run) return;
-      if (k % 2 === 1) pre.appendChild(el('mark', null, run));
-      else pre.appendChild(document.createTextNode(run));
+      if (k % 2 === 1) pre.appendChild(el('mark', null, visible(run)));
+      else pre.appendChild(document.createTextNode(visible(run)));
     });
     return pre;
   }
