@@ -181,3 +181,30 @@ def test_char_spans_mark_invalid_bytes_and_align_finds_boundaries() -> None:
     assert align(cjk, 1, "Big5", 0, SpanCache()) == 5  # the next line start, not the middle of 會
     assert align(b"\x00a\x00b", 1, "UTF-16BE", 0, SpanCache()) == 2
     assert align(b"abc\xe9", 2, "windows-1252", 0, SpanCache()) == 2
+
+
+def test_demo_tree_can_be_settled_from_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`make demo`'s tree: every quarantined file offers a lossless reading, and applying them settles all."""
+    from mojifix.convert import demo
+
+    monkeypatch.setattr(demo, "ROOT", tmp_path)  # the demo prints paths relative to the repository
+    assert demo.run(tmp_path) == 1  # the demo quarantines its corrupted files on purpose
+    dst = tmp_path / "utf8"
+    cards = collect(dst).cards
+    assert cards
+    decisions = []
+    salvaged = {}
+    for c in cards:
+        choice = next(r["choice"] for r in c["readings"] if r["choice"] is not None)
+        decisions.append({"path": c["path"], "sha1": c["sha1"], **choice})
+        salvaged[c["path"]] = (dst / "_quarantine" / (c["path"] + ".salvaged")).read_bytes()
+    saved = tmp_path / "d.json"
+    saved.write_text(json.dumps(decisions), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["convert", str(tmp_path / "legacy"), str(dst), "--decisions", str(saved), "--no-fsync"]) == 0
+    for path, text in salvaged.items():  # the split reading is the segment-by-segment salvage, exactly
+        assert (dst / path).read_bytes() == text
+    assert [f for _d, _s, files in os.walk(dst / "_quarantine") for f in files] == []
+    assert not any(os.scandir(dst / "_quarantine"))  # emptied directories go too

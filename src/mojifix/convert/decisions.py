@@ -311,10 +311,18 @@ def _verdict(d: Decision, data: bytes, bom: str) -> Verdict:
 
 def discard_quarantine(side_root: bytes, rel: bytes, quarantine_dir: bytes) -> None:
     """Remove a settled file's quarantine copy, its reason file and its salvage (whichever exist)."""
-    base = os.path.join(side_root, quarantine_dir, rel)
+    top = os.path.join(side_root, quarantine_dir)
+    base = os.path.join(top, rel)
     for suffix in (b"", b".reason.json", b".salvaged"):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(base + suffix)
+    parent = os.path.dirname(base)
+    while len(parent) > len(top) and parent.startswith(top + b"/"):  # directories it leaves empty
+        try:
+            os.rmdir(parent)
+        except OSError:
+            break
+        parent = os.path.dirname(parent)
 
 
 def record_rel(rec: FileRecord) -> bytes:
