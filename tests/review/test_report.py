@@ -208,3 +208,19 @@ def test_demo_tree_can_be_settled_from_the_report(
         assert (dst / path).read_bytes() == text
     assert [f for _d, _s, files in os.walk(dst / "_quarantine") for f in files] == []
     assert not any(os.scandir(dst / "_quarantine"))  # emptied directories go too
+
+
+def test_a_file_too_large_for_decisions_says_so(
+    tree: tuple[Path, Path, list[Planted]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """convert streams files above its in-memory limit and decisions do not apply to those: no choices."""
+    from mojifix.review import report
+
+    _src, dst, planted = tree
+    monkeypatch.setattr(report, "STREAM_THRESHOLD", 20)
+    cards = _cards(dst)
+    big = next(p for p in planted if p.boundary is not None)
+    assert cards[big.path]["problem"].startswith("larger than convert's in-memory limit")
+    assert cards[big.path]["readings"] == [] and cards[big.path]["settleable"] is False
+    small = next(c for c in cards.values() if c["size"] <= 20)
+    assert small["settleable"] and small["readings"]

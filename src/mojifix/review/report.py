@@ -17,7 +17,7 @@ from typing import Any
 
 from mojifix.convert.decisions import PERSON
 from mojifix.convert.engine import read_manifest
-from mojifix.convert.options import MANIFEST_NAME, QUARANTINE_DIR
+from mojifix.convert.options import MANIFEST_NAME, QUARANTINE_DIR, STREAM_THRESHOLD
 from mojifix.convert.records import FileRecord
 from mojifix.errors import ConversionError
 from mojifix.review import readings as R
@@ -41,7 +41,7 @@ class ReviewData:
 
     @property
     def unreadable(self) -> int:
-        """Quarantined files whose copy is missing or changed (shown, but only as "leave out")."""
+        """Quarantined files whose copy is missing, changed or too large to settle (shown, with why)."""
         return sum(1 for c in self.cards if c["problem"])
 
 
@@ -107,6 +107,7 @@ def _card(rec: FileRecord, data: bytes | None, problem: str | None, cache: R.Spa
         "first_diff": None,
         "dump": None,
         "problem": problem,
+        "settleable": rec.size <= STREAM_THRESHOLD,  # decisions apply to in-memory files only
     }
     if data is None:
         return card
@@ -131,6 +132,11 @@ def _card(rec: FileRecord, data: bytes | None, problem: str | None, cache: R.Spa
 
 def _quarantine_copy(dst: bytes, rec: FileRecord) -> tuple[bytes | None, str | None]:
     """The original bytes kept under _quarantine/, or None and what is wrong with the copy."""
+    if rec.size > STREAM_THRESHOLD:
+        return None, (
+            f"larger than convert's in-memory limit ({STREAM_THRESHOLD // 2**20} MiB): decisions do not "
+            "apply to it (convert streams it); settle it with --prefer ENC"
+        )
     rel = bytes.fromhex(rec.path_hex) if rec.path_hex else rec.path.encode("utf-8")
     path = os.path.join(dst, QUARANTINE_DIR.encode(), rel)
     try:

@@ -186,7 +186,7 @@
     });
     art.appendChild(grid);
     const ch = el('div', 'choices');
-    ch.appendChild(radio(i, 'out', 'leave out (no output)', '0'));
+    if (c.settleable) ch.appendChild(radio(i, 'out', 'leave out (no output)', '0'));
     ch.appendChild(radio(i, 'none', 'undecided', 'u'));
     art.appendChild(ch);
     if (c.dump) art.appendChild(dump(c));
@@ -238,7 +238,7 @@
       if (!r || !r.choice) return;
       pick(cur, j); move(1);
     }
-    else if (cur !== null && (k === '0' || k === 'x')) { pick(cur, 'out'); move(1); }
+    else if (cur !== null && (k === '0' || k === 'x')) { if (cards[cur].settleable) pick(cur, 'out'); move(1); }
     else if (cur !== null && k === 'u') { pick(cur, null); }
     else return;
     ev.preventDefault();
