@@ -283,3 +283,19 @@ def test_decisions_into_a_new_dst(tree: tuple[Path, Path, list[Planted]], tmp_pa
     for p in notes:
         assert _out(new, p.rel) == p.text.encode("utf-8")
     assert sum(1 for r in report.records if r.decision == PERSON) == len(notes)
+
+
+def test_decisions_in_place(tmp_path: Path) -> None:
+    """--in-place: the settled file is rewritten in SRC after its original is backed up; the quarantine
+    copy (in the backup directory) goes."""
+    planted = review_tree(tmp_path / "src")
+    bak = tmp_path / "bak"
+    convert(tmp_path / "src", None, in_place=True, backup_dir=str(bak), detector=STANDIN, fsync=False)
+    p = next(p for p in planted if p.encoding == "Shift_JIS")
+    original = _out(tmp_path / "src", p.rel)
+    decisions = _write(tmp_path, [_decision(tmp_path / "src", p, encoding="Shift_JIS")])
+    args = ["convert", str(tmp_path / "src"), "--in-place", "--backup-dir", str(bak), "--no-fsync"]
+    assert main([*args, "--decisions", decisions]) == 1  # the others are still quarantined
+    assert _out(tmp_path / "src", p.rel) == p.text.encode("utf-8")
+    assert _out(bak, p.rel) == original
+    assert not _exists(bak, b"_quarantine/" + p.rel)

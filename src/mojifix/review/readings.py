@@ -287,8 +287,9 @@ def runs(part: Part, common: set[Span]) -> list[str]:
     return out
 
 
-def dump(data: bytes, at: int, readings: list[Reading]) -> dict[str, Any]:
-    """Bytes around the first difference, and what each reading makes of them."""
+def dump(data: bytes, at: int, readings: list[Reading], common: set[Span]) -> dict[str, Any]:
+    """Bytes around the first difference, and what each reading makes of them (and whether that
+    character differs between the readings)."""
     lo, hi = max(0, at - DUMP_BEFORE), min(len(data), at + DUMP_AFTER)
     per: list[dict[str, Any]] = []
     for r in readings:
@@ -297,6 +298,6 @@ def dump(data: bytes, at: int, readings: list[Reading]) -> dict[str, Any]:
             for s in p.spans or []:
                 if s[1] > lo and s[0] < hi:
                     names = " ".join(f"U+{ord(c):04X}" for c in s[2])
-                    chars.append([s[0], data[s[0] : s[1]].hex(" "), s[2], names])
+                    chars.append([s[0], data[s[0] : s[1]].hex(" "), s[2], names, s not in common])
         per.append({"label": r.label, "chars": chars})
     return {"start": lo, "at": at, "bytes": data[lo:hi].hex(" "), "readings": per}

@@ -126,7 +126,7 @@ def _card(rec: FileRecord, data: bytes | None, problem: str | None, cache: R.Spa
     card["readings"] = [_reading_dict(r, common) for r in reads]
     card["first_diff"] = first
     if first is not None:
-        card["dump"] = R.dump(data, first, reads)
+        card["dump"] = R.dump(data, first, reads, common)
     return card
 
 

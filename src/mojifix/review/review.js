@@ -151,7 +151,12 @@
     d.readings.forEach((r) => {
       const row = el('tr');
       row.appendChild(el('th', null, r.label));
-      row.appendChild(el('td', 'hex', r.chars.map((ch) => ch[1] + ' \u2192 ' + ch[2] + ' (' + ch[3] + ')').join('   ')));
+      const td = el('td', 'hex');
+      r.chars.forEach((ch) => {
+        td.appendChild(el(ch[4] ? 'mark' : 'span', null, ch[1] + ' \u2192 ' + visible(ch[2]) + ' (' + ch[3] + ')'));
+        td.appendChild(document.createTextNode('   '));
+      });
+      row.appendChild(td);
       t.appendChild(row);
     });
     box.appendChild(t);
