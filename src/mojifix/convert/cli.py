@@ -47,6 +47,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     c.add_argument("--resume", action="store_true", help="continue an interrupted run into the same DST")
     c.add_argument(
+        "--decisions",
+        metavar="FILE",
+        help="apply a person's choices saved by the `mojifix review` page (implies --resume)",
+    )
+    c.add_argument(
         "--accept-noncanonical",
         action="store_true",
         help="convert files that decode cleanly but whose bytes are not canonical (not lossless)",
@@ -57,11 +62,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--convert-names",
         metavar="ENC",
         help="decode file names that are not valid UTF-8 with ENC (strictly) in DST",
-    )
-    c.add_argument(
-        "--decisions",
-        metavar="FILE",
-        help="apply a person's choices saved by the `mojifix review` page (implies --resume)",
     )
     c.add_argument("--json", action="store_true", help="print the summary as JSON")
     _common(c)
@@ -168,6 +168,10 @@ def run_convert(args: argparse.Namespace) -> int:
     if args.workers < 1:
         return _usage("--workers must be at least 1")
     opts = _options(args)
+    if args.decisions:
+        from mojifix.convert.decisions import load_decisions
+
+        opts["decisions"] = load_decisions(args.decisions)
     opts.update(
         bom=args.bom,
         salvage=args.salvage,
@@ -180,10 +184,6 @@ def run_convert(args: argparse.Namespace) -> int:
         backup_dir=args.backup_dir,
         names_encoding=args.convert_names,
     )
-    if args.decisions:
-        from mojifix.convert.decisions import load_decisions
-
-        opts["decisions"] = load_decisions(args.decisions)
     bar = _Bar(sys.stderr.isatty() and not args.json)
     try:
         report = convert(args.src, None if args.in_place else args.dst, progress=bar, **opts)

@@ -34,6 +34,7 @@ class Options:
 
     bom: str = "strip"  # strip | keep (for already-UTF-8 files; also whether UTF-8 output gets a BOM)
     prefer: tuple[str, ...] = ()
+    decisions: Decisions | None = None  # --decisions FILE: a person's choices (implies resume)
     salvage: bool = False
     dry_run: bool = False
     accept_noncanonical: bool = False
@@ -49,7 +50,6 @@ class Options:
     chunk_size: int = CHUNK_SIZE
     detector: str = DEFAULT_DETECTOR
     manifest: str | None = None
-    decisions: Decisions | None = None  # --decisions FILE: a person's choices (implies resume)
 
     def __post_init__(self) -> None:
         if self.bom not in ("strip", "keep"):
