@@ -194,6 +194,22 @@ def test_person_settles_the_tree_and_convert_applies_exactly_that(
 
     name, text = person.save(tmp_path / "saved.json")
     assert name == DEFAULT_NAME
+    # choices survive a reload (localStorage), and a saved decisions file loads back into a fresh page
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("#progress").text_content() == f"{len(decided) + 1} of {len(planted)} decided"
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("#progress").text_content() == f"0 of {len(planted)} decided"
+    page.set_input_files("#load", str(tmp_path / "saved.json"))
+    page.wait_for_function("document.getElementById('loaded').textContent !== ''")
+    assert (
+        page.locator("#loaded").text_content()
+        == f"{len(decided) + 1} of {len(decided) + 1} loaded decisions match this report"
+    )
+    _name, reloaded = person.save(tmp_path / "saved-again.json")
+    assert reloaded == text
     assert person.problems == []
     person.close()
     saved = parse_decisions(json.loads(text))
