@@ -223,6 +223,8 @@ def test_stale_decisions_are_reported_never_guessed(
     wrong = _decision(src, cp1252, encoding="UTF-16BE")  # odd length: UTF-16 cannot read it
     short = _decision(src, mixed, segments=[{"end": 10, "encoding": "GBK"}])
     gone = {"path": "no/such.txt", "sha1": SHA, "encoding": "GBK"}
+    odd = next(p for p in planted if p.rel.startswith(b"odd/caf"))
+    unnamed = {"path": odd.path, "sha1": SHA, "encoding": "windows-1252"}  # no path_hex for a non-UTF-8 name
     good = _decision(src, big5, encoding="Big5")
     # the GBK note changes after the review: its decision was made on other bytes
     with open(os.path.join(os.fsencode(src), gbk.rel), "ab") as f:
@@ -234,12 +236,13 @@ def test_stale_decisions_are_reported_never_guessed(
             str(dst),
             "--no-fsync",
             "--decisions",
-            _write(tmp_path, [changed, wrong, short, gone, good]),
+            _write(tmp_path, [changed, wrong, short, gone, unnamed, good]),
         ]
     )
     err = capsys.readouterr().err
     assert code == 1
-    assert "decisions: 1 applied, 4 not applied" in err
+    assert "decisions: 1 applied, 5 not applied" in err
+    assert f'decision not applied: {odd.path}: the name is not UTF-8: give its bytes as "path_hex"' in err
     assert f"decision not applied: {gbk.path}: the source changed since the review" in err
     assert f"decision not applied: {cp1252.path}: UTF-16BE cannot decode byte" in err
     assert f"decision not applied: {mixed.path}: the segments end at byte 10" in err

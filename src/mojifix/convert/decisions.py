@@ -333,11 +333,16 @@ def record_rel(rec: FileRecord) -> bytes:
 def unapplied(decisions: Decisions, records: Iterable[FileRecord]) -> list[tuple[str, str]]:
     """(path, why) for every decision that the run did not apply: no such file, or the record's
     ``STALE`` warning, or the outcome that kept it from being applied (excluded, streamed)."""
+    records = list(records)
     by_key = {r.path_hex or r.path: r for r in records}
+    by_path = {r.path: r for r in records if r.path_hex}
     out: list[tuple[str, str]] = []
     for d in decisions.items:
         rec = by_key.get(d.key)
-        if rec is None:
+        if rec is None and d.path in by_path:
+            hexname = by_path[d.path].path_hex
+            out.append((d.path, f'the name is not UTF-8: give its bytes as "path_hex": "{hexname}"'))
+        elif rec is None:
             out.append((d.path, "no such file in SRC"))
         elif rec.decision != PERSON:
             stale = [w[len(STALE) :] for w in rec.warnings if w.startswith(STALE)]
