@@ -1,12 +1,14 @@
-"""tests/review on sys.path (the stand-in detector is imported by name, as convert's workers do)."""
+"""tests/review on sys.path, appended (the stand-in detector is imported by name, as convert's workers do).
+
+Appended, not prepended: tests/convert imports names from its own ``conftest`` module through the
+path, which must keep finding that one first.
+"""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
-for p in (HERE, ROOT):
-    if str(p) not in sys.path:
-        sys.path.insert(0, str(p))
+HERE = str(Path(__file__).resolve().parent)
+if HERE not in sys.path:
+    sys.path.append(HERE)
