@@ -26,6 +26,7 @@ lint: $(STAMP)
 	$(PY) -m ruff format --check src tests tools benchmarks
 
 test: $(STAMP) browser
+	bash tools/ensure_fonts.sh
 	$(PY) -m ruff check src tests tools benchmarks
 	$(PY) -m ruff format --check src tests tools benchmarks
 	$(PY) -m pytest
