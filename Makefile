@@ -35,6 +35,7 @@ lint: $(STAMP)
 
 # The suite runs twice: with the compiled kernels, then on the pure-Python reference (MOJIFIX_PURE_PYTHON=1).
 test: $(KERNELS) browser
+	bash tools/ensure_fonts.sh
 	$(PY) -m ruff check src tests tools benchmarks
 	$(PY) -m ruff format --check src tests tools benchmarks
 	$(PY) -m pytest
