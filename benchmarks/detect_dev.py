@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from detect_eval import (  # noqa: E402
+from detect_eval import (
     ROOT,
     UNICODE_FAMILIES,
     band_labels,
@@ -139,7 +139,8 @@ def report(rows: list[Row], show_failures: bool = False) -> str:
     high_wrong = [r for r in judged if not r.right and r.confidence >= 0.9]
     out.append(
         f"wrong without 'ambiguous': {len(wrong_plain)} of {len(judged)} "
-        f"({100 * len(wrong_plain) / max(len(judged), 1):.1f}%); wrong with confidence >= 0.9: {len(high_wrong)}"
+        f"({100 * len(wrong_plain) / max(len(judged), 1):.1f}%); "
+        f"wrong with confidence >= 0.9: {len(high_wrong)}"
     )
     unknown = [r for r in rows if r.right is None]
     if unknown:

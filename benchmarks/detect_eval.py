@@ -10,6 +10,7 @@ BOM is the encoding's signature, not text).
 from __future__ import annotations
 
 import codecs
+import contextlib
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -74,16 +75,12 @@ def decodings(data: bytes, label: str) -> set[str]:
     out: set[str] = set()
     name = python_codec(label)
     if name is not None:
-        try:
+        with contextlib.suppress(UnicodeDecodeError, UnicodeError):
             out.add(data.decode(name))
-        except (UnicodeDecodeError, UnicodeError):
-            pass
     enc = lookup(label)
     if enc is not None:
-        try:
+        with contextlib.suppress(UnicodeDecodeError, ValueError):
             out.add(enc.decode(data, errors="strict", bom="ignore"))
-        except (UnicodeDecodeError, ValueError):
-            pass
     return {t.removeprefix("\ufeff") for t in out}
 
 

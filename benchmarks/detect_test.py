@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from detect_dev import evaluate, report  # noqa: E402
-from detect_eval import ROOT  # noqa: E402
+from detect_dev import evaluate, report
+from detect_eval import ROOT
 
 SET = ROOT / "build" / "detect-test"
 MARKUP = frozenset({"html", "html-declared", "xml-declared"})

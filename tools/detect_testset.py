@@ -95,7 +95,10 @@ SHAPES = ("prose", "html", "html-declared", "xml-declared", "csv")
 _CJK = ("ja", "zh_CN", "zh_TW", "ko")
 #: the charset label written into declared documents, per CPython codec (the name users write)
 _LABEL = {"latin_1": "iso-8859-1", "cp1252": "windows-1252", "tis_620": "tis-620", "utf_8": "utf-8"}
-_PLACEHOLDER = re.compile(r"%(\d+\$)?[-#0 +']*\d*(\.\d+)?[lhqjzt]*[a-zA-Z%]|\{[^}]*\}|<[^>]*>|_(?=\w)|&(?=\w)")
+#: printf/brace placeholders, markup, and GTK/Qt accelerator marks ("_File", "&Open")
+_PLACEHOLDER = re.compile(
+    r"%(\d+\$)?[-#0 +']*\d*(\.\d+)?[lhqjzt]*[a-zA-Z%]|\{[^}]*\}|<[^>]*>|_(?=\w)|&(?=\w)"
+)
 
 
 def catalogs(lang: str) -> list[Path]:

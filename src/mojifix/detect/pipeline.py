@@ -114,6 +114,20 @@ _NON_ASCII_RUN = re.compile(rb"[\x80-\xff]+")
 #: pieces longer than this (dense non-ASCII text) contribute only a window of context around a byte
 #: value that the first pieces lack, not the whole piece: four times a one-character piece
 LONG_PIECE = 4 * (2 * SEGMENT_CONTEXT + 1)
+#: input whose control bytes (other than layout controls) exceed binary.MAX_CONTROL_SHARE but stay under
+#: this share, with no NUL byte, is still read as text when its best reading has at least
+#: TEXT_CONTROL_KNOWN of its letters among its language's frequent characters: a Big5 or windows-1252
+#: file with a few stray 0x06-0x08 bytes is text (issue 12), random bytes (~11% controls) and binary
+#: records are not. 5% and 70% are the UTF-16 content test's known share and half the random share;
+#: not tuned on a data set.
+TEXT_CONTROL_SHARE = 0.05
+TEXT_CONTROL_KNOWN = 0.7
+#: a candidate that decodes all but a few invalid sequences needs this many non-ASCII bytes per error
+#: (one broken sequence in a long CJK page, not a short Latin text that a CJK decoder half reads), and
+#: pays PARTIAL_ERROR_LOGP nats per error, the cost of a misread letter, so that a fully valid reading
+#: that reads as well wins. Chosen by reasoning, not tuned on a data set.
+PARTIAL_BYTES_PER_ERROR = 100
+PARTIAL_ERROR_LOGP = -10.0
 #: confidence reported for decisions that do not come from the statistical model (BOM, valid UTF-8,
 #: UTF-16/32 structure, escape sequences): these are near-certain, but not proofs.
 STRUCTURAL_CONFIDENCE = 0.99
@@ -151,6 +165,8 @@ class _State:
     sample_hist: np.ndarray = field(default_factory=lambda: np.zeros(256, np.int64))
     utf8: Utf8Validator = field(default_factory=Utf8Validator)
     validators: dict[str, validity.StreamValidator] = field(default_factory=dict)
+    #: candidates that decode all but a few invalid sequences -> their offsets
+    partial: dict[str, tuple[int, ...]] = field(default_factory=dict)
     closed: bool = False
 
 
@@ -211,7 +227,7 @@ class Detector:
         s.utf8.feed(block, offset)
         is_ascii_block = block.isascii()
         for v in s.validators.values():
-            if v.error_at is not None:
+            if v.broken:
                 continue
             if is_ascii_block and v.info.ascii_compatible and not v.decoder.getstate()[0]:
                 continue  # ASCII is valid in every ASCII-compatible encoding, with nothing pending
@@ -302,8 +318,11 @@ def _decide(s: _State) -> Detection:
             # a few zeros, but neither byte order reads as text: random or binary data
             guess = None
             bin_ev = binary.binary_evidence(s.hist, n, ebcdic_like=ebcdic_like)
+    controls_ev = None  # a few control bytes in what may still be text (judged after ranking)
     if bin_ev is not None:
-        return _binary(n, bin_ev[1], bin_ev[0])
+        if guess is not None or counts[0] or bin_ev[0] > TEXT_CONTROL_SHARE:
+            return _binary(n, bin_ev[1], bin_ev[0])
+        controls_ev = bin_ev
     if guess is not None:
         name, share = guess
         detail = f"{share:.0%} of code units have their zero byte where {name} puts it; all {n:,} bytes valid"
@@ -316,17 +335,19 @@ def _decide(s: _State) -> Detection:
     if not any(counts[128:]):  # ascii.is_ascii on the histogram's integers
         for name, marker in escape.escape_candidates(s.head):
             v = s.validators.get(name)
-            if v is not None and v.valid:
+            if v is not None and v.valid and _ends_clean(v):
                 detail = f"designation sequence {marker!r} present; all {n:,} bytes valid in {name}"
                 ev = Evidence("escape", detail)
                 return Detection((Candidate(name, STRUCTURAL_CONFIDENCE, None, (ev,)),), "text",
                                  bytes_examined=n, evidence=(ev,))  # fmt: skip
+        if controls_ev is not None:
+            return _binary(n, controls_ev[1], controls_ev[0])
         ev = Evidence("ascii", f"all {n:,} bytes are ASCII (below 0x80)")
         return Detection((Candidate(ascii.ASCII_CANDIDATE, 1.0, None, (ev,)),), "ascii", bytes_examined=n,
                          evidence=(ev,))  # fmt: skip
 
     # 5. UTF-8
-    if s.utf8.valid and s.utf8.multibyte and "UTF-8" in names:
+    if s.utf8.valid and s.utf8.multibyte and "UTF-8" in names and controls_ev is None:
         tail = s.utf8.truncated_tail
         detail = f"all {n:,} bytes valid UTF-8 with {s.utf8.multibyte:,} multi-byte characters"
         if tail:
@@ -343,6 +364,7 @@ def _decide(s: _State) -> Detection:
     global_ev: list[Evidence] = []
     if s.utf8.error_at is not None:
         global_ev.append(Evidence("utf8", f"not UTF-8: invalid sequence at byte {s.utf8.error_at:,}"))
+    non_ascii = n - sum(counts[:128])
 
     # 7. validity filter
     # (encoding, validity detail): the Evidence is built only for candidates that reach the result
@@ -350,7 +372,14 @@ def _decide(s: _State) -> Detection:
     n_bytes = f"{n:,}"
     invalid_single = validity.single_byte_invalid(counts)
     for info in s.allowed:
-        if info.kind in ("utf8", "escape"):
+        if info.kind == "utf8":
+            if _partly_valid(s.utf8.errors, s.utf8.broken, s.utf8.multibyte) and (controls_ev is None):
+                s.partial[info.name] = tuple(s.utf8.errors)
+                survivors.append((info, f"valid UTF-8 but for {_errors_detail(s.utf8.errors)}"))
+            elif s.utf8.valid and controls_ev is not None:
+                survivors.append((info, f"all {n_bytes} bytes valid UTF-8"))
+            continue
+        if info.kind == "escape":
             continue
         if info.kind in ("single", "ebcdic"):
             if info.kind == "ebcdic" and not ebcdic_like:
@@ -367,6 +396,9 @@ def _decide(s: _State) -> Detection:
             if tail:
                 detail += f" (last {tail} bytes cut off by the end of the input)"
             survivors.append((info, detail))
+        elif v.partly_valid and _partly_valid(v.errors, v.broken, non_ascii):
+            s.partial[info.name] = tuple(v.errors)
+            survivors.append((info, f"valid in {info.name} but for {_errors_detail(v.errors)}"))
     if not survivors:
         return _binary(n, "no allowed encoding decodes every byte of the input", None, tuple(global_ev))
 
@@ -376,10 +408,27 @@ def _decide(s: _State) -> Detection:
     scores = [r[0] for r in ranked]
     confs = ambiguity.confidences(scores)
     amb = ambiguity.is_ambiguous(scores)
+    if controls_ev is not None:
+        ls = ranked[0][4]
+        if ls.letters == 0 or ls.known_share < TEXT_CONTROL_KNOWN:
+            return _binary(n, controls_ev[1], controls_ev[0])
+        global_ev.append(
+            Evidence(
+                "binary",
+                f"{controls_ev[1]}, but the rest reads as {ls.language} text "
+                f"({ls.known_share:.0%} of letters among its frequent characters): not binary",
+                controls_ev[0],
+            )
+        )
     cands = tuple(
         Candidate(info.name, conf, lang, evs)
-        for (score, info, lang, evs), conf in zip(ranked, confs, strict=True)
+        for (score, info, lang, evs, _), conf in zip(ranked, confs, strict=True)
     )
+    if cands[0].encoding in s.partial:
+        errors = s.partial[cands[0].encoding]
+        global_ev.append(
+            Evidence("invalid", f"{cands[0].encoding}: {_errors_detail(list(errors))}", float(len(errors)))
+        )
     if amb:
         margin = scores[0] - scores[1]
         global_ev.append(
@@ -391,6 +440,30 @@ def _decide(s: _State) -> Detection:
             )
         )
     return Detection(cands, "text", amb, None, n, tuple(global_ev))
+
+
+def _partly_valid(errors: list[int], broken: bool, non_ascii: int) -> bool:
+    """Whether a decoder that met ``errors`` invalid sequences still explains the input: at most
+    :data:`validity.MAX_ERRORS`, and at least :data:`PARTIAL_BYTES_PER_ERROR` non-ASCII bytes (or
+    characters) per error."""
+    return bool(errors) and not broken and non_ascii >= PARTIAL_BYTES_PER_ERROR * len(errors)
+
+
+def _errors_detail(errors: list[int]) -> str:
+    """ "2 invalid sequences, at bytes 1,024 and 5,000" (the first few offsets)."""
+    where = ", ".join(f"{e:,}" for e in errors[:4]) + (", ..." if len(errors) > 4 else "")
+    s = "s" if len(errors) > 1 else ""
+    return f"{len(errors)} invalid sequence{s}, at byte{s} {where}"
+
+
+def _ends_clean(v: validity.StreamValidator) -> bool:
+    """Whether an escape encoding's decoder accepts the end of the input (a ``~{`` that never closes
+    before a line break, or an unterminated sequence, is not HZ text: it is ASCII that mentions HZ)."""
+    try:
+        v.decoder.decode(b"", final=True)
+    except UnicodeError:
+        return False
+    return True
 
 
 def _single_byte_detail(n: int, info: EncodingInfo) -> str:
@@ -603,7 +676,7 @@ def _decode_for_scoring(info: EncodingInfo, data: bytes, at_end: bool) -> str:
 
 def _rank(
     s: _State, scorer: Scorer, survivors: list[_Survivor]
-) -> list[tuple[float, EncodingInfo, str | None, tuple[Evidence, ...]]]:
+) -> list[tuple[float, EncodingInfo, str | None, tuple[Evidence, ...], LanguageScore]]:
     uniform = any(not info.ascii_compatible for info, _ in survivors)
     if uniform:  # EBCDIC candidates: every byte matters, score the start of the input ...
         data = s.head[:SCORE_BYTES]
@@ -672,7 +745,11 @@ def _rank(
         if len(members) > 1:
             same = ", ".join(m[0].name for m in members[1:])
             evs.append(Evidence("validity", f"decodes the sample identically to: {same}"))
-        ranked.append((ls.loglik + prior, info, ls.language, tuple(evs)))
+        errors = s.partial.get(info.name)
+        if errors:
+            evs.append(Evidence("invalid", _errors_detail(list(errors)), float(len(errors))))
+            prior += PARTIAL_ERROR_LOGP * len(errors)
+        ranked.append((ls.loglik + prior, info, ls.language, tuple(evs), ls))
     ranked.sort(key=lambda r: -r[0])
     return ranked
 

@@ -26,7 +26,7 @@ from functools import cache
 import numpy as np
 
 from mojifix.detect import model as M
-from mojifix.detect.encodings import REGISTRY
+from mojifix.detect.encodings import REGISTRY, SAME_LANGUAGES_AS, SERVES
 
 __all__ = ["LanguageScore", "Scorer", "get_scorer", "score_text"]
 
@@ -114,6 +114,15 @@ class Scorer:
             enc: np.array(sorted(self.lang_idx[x] for x in langs), np.intp)
             for enc, langs in model.meta["encoding_languages"].items()
         }
+        for enc, like in SAME_LANGUAGES_AS.items():
+            if enc not in self.enc_langs and like in self.enc_langs:
+                self.enc_langs[enc] = self.enc_langs[like]
+        # a national code page reads only the languages it serves, and English (encodings.SERVES)
+        for enc, served in SERVES.items():
+            own = [self.lang_idx[x] for x in (*served, "en") if x in self.lang_idx]
+            written = self.enc_langs.get(enc)
+            both = np.intersect1d(written, own) if written is not None else np.array([], np.intp)
+            self.enc_langs[enc] = both if len(both) else np.array(sorted(own), np.intp)
         self.all_langs = np.arange(len(model.languages), dtype=np.intp)
         # the same as bit sets (bit i = language i), for fast unions
         self.all_language_bits = (1 << len(model.languages)) - 1
