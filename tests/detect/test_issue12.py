@@ -1,0 +1,108 @@
+"""Issue 12 causes, reproduced with text written here: declarations, served languages, control bytes."""
+
+from __future__ import annotations
+
+from mojifix.detect import detect
+
+
+def _kinds(detection, kind):
+    return [ev for ev in detection.evidence if ev.kind == kind]
+
+
+def test_xml_declaration_is_evidence_with_its_span():
+    rss = '<?xml version="1.0" encoding="EUC-JP"?>\n<rss><title>ニュース速報</title></rss>\n'.encode("euc_jp")
+    d = detect(rss)
+    assert d.encoding == "EUC-JP"
+    (ev,) = _kinds(d, "declaration")
+    assert "agrees" in ev.detail and "bytes 30-36" in ev.detail
+    assert any(e.kind == "declaration" for e in d.best().evidence)
+
+
+def test_declaration_the_bytes_contradict_is_a_finding():
+    # a page re-encoded to windows-1251 without updating its <meta>
+    page = (
+        '<html><head><meta charset="windows-1252"></head><body><p>Привет, мир! Это тестовая страница '
+        "нашего сайта.</p></body></html>"
+    ).encode("cp1251")
+    d = detect(page)
+    assert d.encoding == "windows-1251"
+    (ev,) = _kinds(d, "declaration")
+    assert "contradicted" in ev.detail
+
+
+def test_declaration_contradicted_by_valid_utf8():
+    page = '<meta charset="gb2312"><p>Grüße aus München</p>'.encode()
+    d = detect(page)
+    assert d.encoding == "UTF-8"
+    assert "contradicted" in _kinds(d, "declaration")[0].detail
+
+
+def test_declaration_settles_identical_readings():
+    # ISO-8859-15 and windows-1252 read "é" alike; the file says which one it is
+    page = '<meta charset="iso-8859-15"><p>Un café à Paris, déjà fermé.</p>'.encode("iso8859_15")
+    assert detect(page).encoding == "ISO-8859-15"
+
+
+def test_coding_comment_is_evidence():
+    src = '# -*- coding: koi8-r -*-\nprint("Привет")\n'.encode("koi8_r")
+    d = detect(src)
+    assert d.encoding == "KOI8-R"
+    assert "agrees" in _kinds(d, "declaration")[0].detail
+
+
+def test_code_page_reads_only_the_languages_it_serves():
+    # windows-1258 (Vietnamese), -1255 (Hebrew), -1257 (Baltic) used to read Western notes as German
+    for text in (
+        "Mötet på fredag: vi går igenom budgeten och planen för nästa år. Åsa tar med kaffe.\n",
+        "Die Besprechung am Freitag: wir gehen das Budget durch. Grüße, Jürgen Müller\n",
+        "Invoice total: €450 for José Álvarez, due Friday. Thanks!\n",
+    ):
+        d = detect(text.encode("cp1252"))
+        assert d.encoding == "windows-1252" and not d.ambiguous, text
+
+
+def test_english_with_a_few_traditional_chinese_words_is_big5():
+    text = (
+        "Runbook: restart the 伺服器 service, then check the 設定 file and the 日誌 output.\n"
+        "Step 2: run deploy on 主機 before noon.\n"
+    )
+    assert detect(text.encode("big5")).encoding == "Big5"
+
+
+def test_ukrainian_dos_is_cp1125():
+    text = "Її батьківщина - Україна. Він ішов містом і дивився на вітрини.\n" * 3
+    assert detect(text.encode("cp1125")).encoding == "cp1125"
+
+
+def test_a_few_control_bytes_in_big5_text_are_not_binary():
+    text = "今天天氣很好，我們去公園散步吧。明天也許會下雨，記得帶傘。\n" * 3
+    data = text.encode("big5")
+    cut = data.index("明".encode("big5"))
+    data = data[:cut] + b"\x06" + data[cut:] + b"\x07\x08"
+    d = detect(data)
+    assert d.verdict == "text" and d.encoding == "Big5"
+    assert any("not binary" in ev.detail for ev in _kinds(d, "binary"))
+
+
+def test_random_bytes_with_few_controls_stay_binary():
+    import random
+
+    rng = random.Random(12)
+    data = bytes(rng.choice(range(0x80, 0x100)) for _ in range(3000)) + b"\x07" * 60
+    assert detect(data).verdict == "binary"
+
+
+def test_hz_marker_in_ascii_text_is_ascii():
+    data = b"Or with the HZ encoding escape sequence: ~{\n"
+    assert detect(data).verdict == "ascii"
+
+
+def test_broken_sequence_in_long_euc_kr_names_euc_kr():
+    text = "오늘은 날씨가 맑고 따뜻합니다. 우리는 공원에서 산책을 했습니다.\n" * 40
+    data = text.encode("euc_kr")
+    cut = data.index(b"\n", 1500) + 1
+    data = data[:cut] + b"\xff" + data[cut:]
+    d = detect(data)
+    assert d.encoding == "EUC-KR"
+    (ev,) = _kinds(d, "invalid")
+    assert ev.value == 1.0 and f"{cut:,}" in ev.detail
