@@ -1,6 +1,6 @@
 """Build the detector's held-out TEST set from Debian's installed gettext catalogs (never trained on).
 
-    python tools/detect_testset.py [--out build/detect-test] [--per-cell N]
+    python tools/detect_testset.py [--split test|dev] [--out DIR] [--per-cell N]
 
 Source: the translations (msgstr) of the gettext catalogs that Debian packages install under
 ``/usr/share/locale/<lang>/LC_MESSAGES/*.mo`` (GTK, GLib, coreutils, PAM, PackageKit, ...; each
@@ -9,6 +9,12 @@ documents. The detector's training inputs are wordfreq's word lists, Django's ad
 and the alphabet letters written in ``tools/train_detect.py``; none of them is derived from these
 catalogs, and a message that also occurs (normalised) in Django's training catalogs is dropped here,
 so ``tools/detect_overlap.py`` proves train, development and test sets share no sentence.
+
+The catalogs are split by gettext domain (the package's catalog name, e.g. ``gtk30``, ``coreutils``) into
+two disjoint halves by a hash of the name (:func:`split_of`): ``--split test`` (the default, written to
+``build/detect-test``) is the TEST set, reported on and never tuned on; ``--split dev`` (written to
+``build/detect-devcat``) is a second development set beside ``../shared/data/detect-dev``, to look at
+failures on. No domain is in both, so no catalog's sentences are.
 
 Each document is a run of real translated messages of one language, encoded in one encoding
 customary for it, in one of the shapes users' files have: plain prose, an HTML page without any
@@ -37,6 +43,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 SEED = 20261201
 LOCALE = Path("/usr/share/locale")
 OUT = ROOT / "build" / "detect-test"
+OUT_DEV = ROOT / "build" / "detect-devcat"
 #: catalogs of ISO code names (country, language, currency names): single names, not sentences
 _SKIP_DOMAINS = re.compile(r"^iso_|^iso-")
 #: a message counts as a sentence with at least this many characters (after placeholders are removed)
@@ -101,10 +108,18 @@ _PLACEHOLDER = re.compile(
 )
 
 
-def catalogs(lang: str) -> list[Path]:
-    """The .mo files of one locale directory that hold sentences, sorted."""
+def split_of(domain: str) -> str:
+    """ "test" or "dev": the half a gettext domain belongs to (by the first byte of its name's SHA-256,
+    so the split is the same on every machine and does not depend on which packages are installed)."""
+    return "test" if hashlib.sha256(domain.encode()).digest()[0] % 2 == 0 else "dev"
+
+
+def catalogs(lang: str, split: str = "test") -> list[Path]:
+    """The .mo files of one locale directory that hold sentences and belong to ``split``, sorted."""
     base = LOCALE / lang / "LC_MESSAGES"
-    return sorted(p for p in base.glob("*.mo") if not _SKIP_DOMAINS.match(p.name))
+    return sorted(
+        p for p in base.glob("*.mo") if not _SKIP_DOMAINS.match(p.name) and split_of(p.stem) == split
+    )
 
 
 def clean(text: str) -> str:
@@ -131,22 +146,24 @@ def read_catalog(path: Path) -> list[tuple[str, str]]:
     return out
 
 
-def messages(lang: str, train: set[str]) -> tuple[list[tuple[str, str]], list[dict[str, str]]]:
-    """Distinct (English, translation) sentence pairs of ``lang``, minus any whose translation occurs
-    in the training sentences; and the catalogs read (path, SHA-256)."""
+def messages(
+    lang: str, exclude: set[str], split: str = "test"
+) -> tuple[list[tuple[str, str]], list[dict[str, str]]]:
+    """Distinct (English, translation) sentence pairs of ``lang`` in ``split``, minus any whose
+    translation occurs (normalised) in ``exclude``; and the catalogs read (path, SHA-256)."""
     from train_detect import normalise
 
     seen: set[str] = set()
     pairs: list[tuple[str, str]] = []
     used = []
-    for path in catalogs(lang):
+    for path in catalogs(lang, split):
         got = read_catalog(path)
         if not got:
             continue
         used.append({"path": str(path), "sha256": hashlib.sha256(path.read_bytes()).hexdigest()})
         for en, tr in got:
             key = normalise(tr)
-            if len(tr) < MIN_MESSAGE_CHARS or key in seen or key in train:
+            if len(tr) < MIN_MESSAGE_CHARS or key in seen or key in exclude:
                 continue
             seen.add(key)
             pairs.append((en, tr))
@@ -221,17 +238,45 @@ def label_of(codec: str) -> str:
     return _LABEL.get(codec, codec.replace("_", "-"))
 
 
-def build(out: Path, per_cell: int, seed: int = SEED) -> list[dict]:
-    """Write the test set under ``out``; returns the manifest entries."""
+def excluded(split: str) -> set[str]:
+    """Normalised sentences a document of ``split`` must not contain: the training sentences, and for
+    the test half also every message of the development half and every line of the uchardet
+    development files (short UI strings such as "Cancel" recur across packages)."""
+    from train_detect import normalise, training_messages
+
+    out = training_messages()
+    if split == "test":
+        for lang in sorted(ENCODINGS):
+            for path in catalogs(lang, "dev"):
+                out.update(normalise(tr) for _, tr in read_catalog(path))
+        out.update(normalise(line) for line in dev_lines())
+    out.discard("")
+    return out
+
+
+def dev_lines() -> Iterator[str]:
+    """The lines of ``../shared/data/detect-dev`` decoded with their stated encodings (where Python can)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from detect_dev import DEV, truth_label
+
+    for path in sorted(p for p in DEV.glob("*/*") if p.is_file()):
+        try:
+            text = path.read_bytes().decode(truth_label(path))
+        except (LookupError, UnicodeDecodeError):
+            continue
+        yield from (line for line in text.splitlines() if line.strip())
+
+
+def build(out: Path, per_cell: int, seed: int = SEED, split: str = "test") -> list[dict]:
+    """Write the ``split`` half's documents under ``out``; returns the manifest entries."""
     sys.path.insert(0, str(ROOT / "src"))
-    from train_detect import training_messages
 
     rng = random.Random(seed)
-    train = training_messages()
+    train = excluded(split)
     entries = []
     sources = []
     for lang in sorted(ENCODINGS):
-        pairs, used = messages(lang, train)
+        pairs, used = messages(lang, train, split)
         sources += used
         if len(pairs) < 20:
             continue
@@ -266,34 +311,35 @@ def build(out: Path, per_cell: int, seed: int = SEED) -> list[dict]:
                 path.write_bytes(data)
                 entries.append({"path": name, "label": codec, "language": lang, "shape": shape})
     (out / "manifest.json").write_text(
-        json.dumps({"seed": seed, "files": entries, "sources": sources}, indent=1, ensure_ascii=False)
+        json.dumps(
+            {"seed": seed, "split": split, "files": entries, "sources": sources}, indent=1, ensure_ascii=False
+        )
     )
     return entries
 
 
-def test_messages(out: Path = OUT) -> Iterator[str]:
-    """Every sentence of the built test set's source pools (for the overlap proof)."""
-    from train_detect import training_messages
-
-    train = training_messages()
-    manifest = json.loads((out / "manifest.json").read_text())
-    for lang in sorted({e["language"] for e in manifest["files"]}):
-        for _, tr in messages(lang, train)[0]:
+def pool_messages(split: str) -> Iterator[str]:
+    """Every sentence the ``split`` half's documents are drawn from (for the overlap proof)."""
+    exclude = excluded(split)
+    for lang in sorted(ENCODINGS):
+        for _, tr in messages(lang, exclude, split)[0]:
             yield tr
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--split", choices=("test", "dev"), default="test")
+    ap.add_argument("--out", type=Path, help="default build/detect-test or build/detect-devcat")
     ap.add_argument("--per-cell", type=int, default=6, help="documents per (language, encoding)")
     ap.add_argument("--seed", type=int, default=SEED)
     args = ap.parse_args(argv)
     if not LOCALE.is_dir():
         print(f"detect_testset: error: {LOCALE} not found (Debian's gettext catalogs)", file=sys.stderr)
         return 2
-    entries = build(args.out, args.per_cell, args.seed)
-    print(f"wrote {len(entries)} files under {args.out}")
+    out = args.out or (OUT if args.split == "test" else OUT_DEV)
+    entries = build(out, args.per_cell, args.seed, args.split)
+    print(f"wrote {len(entries)} files under {out} ({args.split} half of the catalogs)")
     return 0
 
 
