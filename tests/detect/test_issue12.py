@@ -106,3 +106,23 @@ def test_broken_sequence_in_long_euc_kr_names_euc_kr():
     assert d.encoding == "EUC-KR"
     (ev,) = _kinds(d, "invalid")
     assert ev.value == 1.0 and f"{cut:,}" in ev.detail
+
+
+def test_confidence_is_low_when_nothing_reads_as_text():
+    import random
+
+    rng = random.Random(7)
+    data = bytes(rng.randrange(0x80, 0x100) for _ in range(20_000))  # no control bytes: not "binary"
+    d = detect(data)
+    assert d.ambiguous and d.best().confidence <= 0.5
+    assert any("no reading looks like text" in ev.detail for ev in d.evidence)
+
+
+def test_one_byte_value_repeated_is_not_confident():
+    d = detect(b"\xe9" * 100_000)
+    assert d.ambiguous and d.best().confidence <= 0.5
+
+
+def test_real_text_keeps_its_confidence():
+    d = detect(("Příliš žluťoučký kůň úpěl ďábelské ódy. " * 20).encode("cp1250"))
+    assert d.encoding == "windows-1250" and not d.ambiguous and d.best().confidence > 0.9
