@@ -368,18 +368,20 @@ class Scorer:
                 ks = [min(languages or top_languages(len(g)), n_langs)] * n_seg
             else:
                 ks = [min(languages[i], n_langs) for i in live]
+            # English is always among the languages tried, as one more beyond the unigram's choice when
+            # that lacks it: it is the language of the markup, code, identifiers and names around text
+            # everywhere, and the usual second language of a mixed reading (_mixed_sums). Without it a
+            # code page serving one language plus English had an edge over a Western one whose letter
+            # counts picked Italian and Spanish for an English CSV with French translations
+            en = self.lang_idx["en"]
+            ks = [min(kk + 1, n_langs) for kk in ks]
             k = max(ks)
             top = (-uni).argsort(axis=1, kind="stable")[:, :k]  # [S, K]
             if k > 1:
-                # English always among the languages tried: it is the language of the markup, code,
-                # identifiers and names around text everywhere, and the second language of a mixed
-                # reading (_mixed_sums); a code page that serves one language plus English otherwise
-                # had an edge over a Western one whose letter counts picked Italian and Spanish
-                en = self.lang_idx["en"]
                 last = np.array(ks, np.intp) - 1
                 rows_n = np.arange(n_seg)
-                within = np.arange(k)[None, :] <= last[:, None]  # each text's own ks[i] columns
-                lacks = ~((top == en) & within).any(axis=1) & (uni[:, en] > -np.inf) & (last > 0)
+                within = np.arange(k)[None, :] < last[:, None]  # each text's unigram choices
+                lacks = ~((top == en) & within).any(axis=1) & (uni[:, en] > -np.inf)
                 top[rows_n[lacks], last[lacks]] = en
             top_ok = uni[np.arange(n_seg)[:, None], top] > -np.inf
             sums = np.full((n_seg, k), -np.inf)
