@@ -126,3 +126,17 @@ def test_one_byte_value_repeated_is_not_confident():
 def test_real_text_keeps_its_confidence():
     d = detect(("Příliš žluťoučký kůň úpěl ďábelské ódy. " * 20).encode("cp1250"))
     assert d.encoding == "windows-1250" and not d.ambiguous and d.best().confidence > 0.9
+
+
+def test_ebcdic_pages_that_differ_only_in_punctuation_are_ambiguous():
+    # cp037 and cp500 put "[" "]" "!" "|" on different bytes; German letters are the same in both
+    text = "Optionen: [-a] [-b Datei] | Beispiel: prog [-a] ! Achtung, bitte lesen.\n" * 8
+    d = detect(text.encode("cp037"))
+    assert d.encoding in ("cp037", "cp500") and d.ambiguous
+    assert any("punctuation" in ev.detail for ev in d.evidence)
+
+
+def test_ebcdic_pages_that_differ_in_letters_are_decided():
+    text = "Grüße aus München: schöne Straßen, ähnliche Häuser und Brücken über Flüsse.\n" * 8
+    d = detect(text.encode("cp273"))
+    assert d.encoding == "cp273" and not d.ambiguous

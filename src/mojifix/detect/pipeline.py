@@ -434,6 +434,17 @@ def _decide(s: _State) -> Detection:
     scores = [r[0] for r in ranked]
     confs = ambiguity.confidences(scores)
     amb = ambiguity.is_ambiguous(scores)
+    twin = None if amb else _punctuation_twin(s, ranked[0][1], survivors)
+    punct_only = twin is not None
+    if twin is not None:  # two readings the evidence cannot separate: at most even odds for the first
+        confs = [c * min(1.0, NOT_TEXT_CONFIDENCE / confs[0]) for c in confs]
+        global_ev.append(
+            Evidence(
+                "ambiguity",
+                f"{ranked[0][1].name} and {twin} read the same letters and differ only in "
+                "punctuation and symbols, which letter statistics cannot tell apart",
+            )
+        )
     if decl is not None:
         global_ev.append(_declaration_finding(decl, s, survivors, ranked))
     if controls_ev is not None:
@@ -484,7 +495,7 @@ def _decide(s: _State) -> Detection:
                 margin,
             )
         )
-    return Detection(cands, "text", amb or not_text, None, n, tuple(global_ev))
+    return Detection(cands, "text", amb or not_text or punct_only, None, n, tuple(global_ev))
 
 
 def _declaration(head: bytes) -> tuple[Declaration | None, str | None]:
@@ -532,6 +543,29 @@ def _declaration_finding(decl: Declaration, s: _State, survivors: list[_Survivor
     )
     behind = f" by {margin:.0f} nats" if margin is not None else ""
     return _declaration_evidence(decl, declared, f"contradicted: {best} reads as text better{behind}")
+
+
+def _punctuation_twin(s: _State, best: EncodingInfo, survivors: list[_Survivor]) -> str | None:
+    """Another EBCDIC code page that reads the same letters as the best one and differs from it only
+    in punctuation and symbols (cp037 / cp500 / cp1140 / cp273 put ``! | [ ] ^ ¬ ¢`` on different
+    bytes), or None: a difference the letter-bigram model has no real evidence about (issue 12).
+    Compared over the first block of the input; a declaration in the input settles it instead."""
+    if best.kind != "ebcdic" or s.declared is not None:
+        return None
+    mine = best.decode(s.head, "replace")
+    for info, _ in survivors:
+        if info.kind != "ebcdic" or info.name == best.name:
+            continue
+        differ = False
+        for x, y in zip(mine, info.decode(s.head, "replace"), strict=True):
+            if x != y:
+                if x.isalnum() or y.isalnum():
+                    break
+                differ = True
+        else:
+            if differ:
+                return info.name
+    return None
 
 
 def _reads_as_text(ls: LanguageScore) -> bool:
