@@ -29,7 +29,7 @@ class Utf8Validator:
     broken: bool = False
 
     def feed(self, block: bytes, offset: int) -> None:
-        from mojifix.detect.validity import MAX_ERRORS
+        from mojifix.detect.validity import ERROR_SPACING, MAX_ERRORS
 
         if self.broken:
             return
@@ -44,7 +44,7 @@ class Utf8Validator:
                 if self.error_at is None:
                     self.error_at = at
                 self.errors.append(at)
-                if len(self.errors) > MAX_ERRORS:
+                if len(self.errors) > MAX_ERRORS or len(self.errors) * ERROR_SPACING > at:
                     self.broken = True
                     return
                 self.decoder.reset()

@@ -18,6 +18,7 @@ import numpy as np
 from mojifix.detect.encodings import REGISTRY, UNDEFINED, EncodingInfo
 
 __all__ = [
+    "ERROR_SPACING",
     "MAX_ERRORS",
     "StreamValidator",
     "describe",
@@ -33,6 +34,11 @@ __all__ = [
 #: than an unrelated single-byte code page that happens to define every byte (issue 12). A file with
 #: more errors than this is not in that encoding, or too damaged to call it so. Not tuned on data.
 MAX_ERRORS = 8
+#: ... and only while the errors are at least this many bytes apart on average (counted from the
+#: start of the input): Latin text read by a CJK decoder fails within a few dozen bytes, and giving up
+#: there keeps the cost of the tolerance to long texts (the pipeline then asks for 100 non-ASCII bytes
+#: per error, pipeline.PARTIAL_BYTES_PER_ERROR). Not tuned on data.
+ERROR_SPACING = 100
 
 
 @dataclass(slots=True)
@@ -71,7 +77,9 @@ class StreamValidator:
                 if self.error_at is None:
                     self.error_at, self.error_reason = at, exc.reason
                 self.errors.append(at)
-                if self.info.kind != "multi" or len(self.errors) > MAX_ERRORS:
+                # errors closer together than ERROR_SPACING bytes on average: not this encoding
+                dense = len(self.errors) * ERROR_SPACING > at
+                if self.info.kind != "multi" or len(self.errors) > MAX_ERRORS or dense:
                     self.broken = True
                     return
                 self.decoder.reset()
