@@ -140,3 +140,11 @@ def test_ebcdic_pages_that_differ_in_letters_are_decided():
     text = "Grüße aus München: schöne Straßen, ähnliche Häuser und Brücken über Flüsse.\n" * 8
     d = detect(text.encode("cp273"))
     assert d.encoding == "cp273" and not d.ambiguous
+
+
+def test_declared_label_only_python_knows_is_still_evidence():
+    # "cp874" is not a WHATWG label, but it is what many Thai files declare
+    doc = '<?xml version="1.0" encoding="cp874"?>\n<r>ภาษาไทยเป็นภาษาราชการของประเทศไทย</r>\n'.encode("cp874")
+    d = detect(doc)
+    assert d.encoding == "windows-874"
+    assert "agrees" in _kinds(d, "declaration")[0].detail

@@ -502,12 +502,17 @@ def _declaration(head: bytes) -> tuple[Declaration | None, str | None]:
     """The input's first in-band declaration and the registry name of what it declares (None when
     there is none, or the label names nothing the detector knows)."""
     decl = find_declaration(head)
-    if decl is None or decl.encoding is None:
-        return decl, None
-    try:
-        return decl, canonical_name(decl.encoding)
-    except UnknownEncodingError:
-        return decl, None
+    if decl is None:
+        return None, None
+    # a label the Encoding Standard does not know may still name a codec files are written in
+    # ("cp874", "cp950", "big5hkscs", "kz1048": XML parsers built on iconv accept them)
+    for name in (decl.encoding, decl.label):
+        if name:
+            try:
+                return decl, canonical_name(name)
+            except UnknownEncodingError:
+                continue
+    return decl, None
 
 
 def _declaration_evidence(decl: Declaration, declared: str | None, verdict: str) -> Evidence:
