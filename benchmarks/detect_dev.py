@@ -157,14 +157,19 @@ def report(rows: list[Row], show_failures: bool = False) -> str:
     return "\n".join(out)
 
 
+def report_parser(doc: str, where: str, default: Path) -> argparse.ArgumentParser:
+    """The command line both reports share: the set's folder (``--<where>``) and the output options."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument(f"--{where}", type=Path, default=default)
+    ap.add_argument("--failures", action="store_true", help="list mojifix's wrong answers")
+    ap.add_argument("--no-peers", action="store_true", help="run mojifix only")
+    ap.add_argument("--json", type=Path, help="write every file's outcome here")
+    return ap
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--dev", type=Path, default=DEV)
-    ap.add_argument("--failures", action="store_true")
-    ap.add_argument("--no-peers", action="store_true")
-    ap.add_argument("--json", type=Path)
-    args = ap.parse_args(argv)
+    args = report_parser(__doc__, "dev", DEV).parse_args(argv)
     files = sorted(p for p in args.dev.glob("*/*") if p.is_file())
     if not files:
         print(f"detect_dev: error: no files under {args.dev}", file=sys.stderr)

@@ -13,7 +13,6 @@ unflagged).
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections import defaultdict
@@ -21,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from detect_dev import evaluate, report
+from detect_dev import evaluate, report, report_parser
 from detect_eval import ROOT
 
 SET = ROOT / "build" / "detect-test"
@@ -30,12 +29,7 @@ MARKUP = frozenset({"html", "html-declared", "xml-declared"})
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--set", type=Path, default=SET)
-    ap.add_argument("--failures", action="store_true")
-    ap.add_argument("--no-peers", action="store_true")
-    ap.add_argument("--json", type=Path)
-    args = ap.parse_args(argv)
+    args = report_parser(__doc__, "set", SET).parse_args(argv)
     manifest_path = args.set / "manifest.json"
     if not manifest_path.is_file():
         print(f"detect_test: error: {manifest_path} missing; run tools/detect_testset.py", file=sys.stderr)

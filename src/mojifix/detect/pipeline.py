@@ -498,6 +498,11 @@ def _decide(s: _State) -> Detection:
     return Detection(cands, "text", amb or not_text or punct_only, None, n, tuple(global_ev))
 
 
+#: declared labels of CPython codecs that the registry covers under another name (Microsoft's Big5
+#: variant is decoded by the WHATWG Big5 decoder, a superset)
+_DECLARED_ALIASES = {"cp950": "Big5", "ms950": "Big5", "windows-950": "Big5"}
+
+
 def _declaration(head: bytes) -> tuple[Declaration | None, str | None]:
     """The input's first in-band declaration and the registry name of what it declares (None when
     there is none, or the label names nothing the detector knows)."""
@@ -506,7 +511,7 @@ def _declaration(head: bytes) -> tuple[Declaration | None, str | None]:
         return None, None
     # a label the Encoding Standard does not know may still name a codec files are written in
     # ("cp874", "cp950", "big5hkscs", "kz1048": XML parsers built on iconv accept them)
-    for name in (decl.encoding, decl.label):
+    for name in (decl.encoding, decl.label, _DECLARED_ALIASES.get(decl.label.strip().lower())):
         if name:
             try:
                 return decl, canonical_name(name)
