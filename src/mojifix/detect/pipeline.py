@@ -116,16 +116,20 @@ _NON_ASCII_RUN = re.compile(rb"[\x80-\xff]+")
 #: pieces longer than this (dense non-ASCII text) contribute only a window of context around a byte
 #: value that the first pieces lack, not the whole piece: four times a one-character piece
 LONG_PIECE = 4 * (2 * SEGMENT_CONTEXT + 1)
-#: a reading "reads as text" when at least READS_AS_TEXT_KNOWN of its letters are among its language's
-#: frequent characters and it scores at least READS_AS_TEXT_PER_LETTER nats per letter. Calibrated on
-#: the development sets (../shared/data/detect-dev and build/detect-devcat, 1,743 files): every right
-#: answer there is >= 96% known and >= -7.4 nats/letter (Chinese; alphabetic text -2 to -4), while the
-#: files no candidate can decode (uchardet's viscii: 90% known; euc-tw: 74%, -11.6) and random high
-#: bytes (86%, -13.9) fall outside. When the best reading does not read as text, no candidate is
-#: likely to be the intended decoding: the confidences are scaled so the best is NOT_TEXT_CONFIDENCE
-#: (the rest of the mass is "none of these") and the result is flagged ambiguous.
-READS_AS_TEXT_KNOWN = 0.95
-READS_AS_TEXT_PER_LETTER = -10.0
+#: a reading "reads as text" when it scores at least READS_AS_TEXT_PER_LETTER nats per letter in its
+#: language (READS_AS_TEXT_PER_LETTER_CJK in Chinese, Japanese and Korean, whose letters are each far
+#: less predictable). Calibrated on the development sets (../shared/data/detect-dev and
+#: build/detect-devcat) and the clean files of the conversion corpus generator (mojifix.convert.corpus,
+#: seed 5), 2,100 files: every right answer in an alphabetic language scores >= -4.6 nats/letter and
+#: in a CJK one >= -10.2 (a 14-letter Big5 line), while the files no candidate decodes (uchardet's
+#: VISCII read as Vietnamese -7.2, EUC-TW read as Chinese -11.6) and random high bytes (-14.7) fall
+#: below. (A known-letter share was tried too: short real Traditional Chinese is only 77% "known".)
+#: When the best reading does not read as text, no candidate is likely to be the intended decoding:
+#: the confidences are scaled so the best is NOT_TEXT_CONFIDENCE (the rest of the mass is "none of
+#: these") and the result is flagged ambiguous.
+READS_AS_TEXT_PER_LETTER = -6.0
+READS_AS_TEXT_PER_LETTER_CJK = -11.0
+_CJK_LANGUAGES = frozenset({"zh", "zh_Hant", "ja", "ko"})
 NOT_TEXT_CONFIDENCE = 0.5
 #: input made of at most this many distinct byte values ("é" ten million times, "\xe9\n") holds no
 #: evidence of a language: every code page reads it as one letter repeated, so it is treated as not
@@ -579,12 +583,9 @@ def _punctuation_twin(s: _State, best: EncodingInfo, survivors: list[_Survivor])
 
 
 def _reads_as_text(ls: LanguageScore) -> bool:
-    """Whether a reading looks like real text (see :data:`READS_AS_TEXT_KNOWN`)."""
-    return (
-        ls.letters > 0
-        and ls.known_share >= READS_AS_TEXT_KNOWN
-        and ls.loglik >= READS_AS_TEXT_PER_LETTER * ls.letters
-    )
+    """Whether a reading looks like real text (see :data:`READS_AS_TEXT_PER_LETTER`)."""
+    bar = READS_AS_TEXT_PER_LETTER_CJK if ls.language in _CJK_LANGUAGES else READS_AS_TEXT_PER_LETTER
+    return ls.letters > 0 and ls.loglik >= bar * ls.letters
 
 
 def _partly_valid(errors: list[int], broken: bool, non_ascii: int) -> bool:
