@@ -148,3 +148,15 @@ def test_declared_label_only_python_knows_is_still_evidence():
     d = detect(doc)
     assert d.encoding == "windows-874"
     assert "agrees" in _kinds(d, "declaration")[0].detail
+
+
+def test_romanian_comma_below_vs_cedilla_is_ambiguous():
+    # ISO-8859-16 "ș" and windows-1250 "ş" are the same byte; nothing else in the text differs
+    for text, codec in (
+        ("Limba română are diacritice: ș, ț, ă, î, â. Școala și țara noastră.", "iso8859_16"),
+        ("Şcoala şi ţara, limba română scrisă cu sedilă.", "cp1250"),
+    ):
+        d = detect(text.encode(codec))
+        assert d.ambiguous, codec
+        assert {c.encoding for c in d.candidates[:2]} == {"ISO-8859-16", "windows-1250"}
+        assert d.candidates[0].confidence == d.candidates[1].confidence == 0.5

@@ -438,15 +438,23 @@ def _decide(s: _State) -> Detection:
     scores = [r[0] for r in ranked]
     confs = ambiguity.confidences(scores)
     amb = ambiguity.is_ambiguous(scores)
-    twin = None if amb else _punctuation_twin(s, ranked[0][1], survivors)
+    twin = None if amb else _twin(s, ranked[0][1], survivors)
     punct_only = twin is not None
-    if twin is not None:  # two readings the evidence cannot separate: at most even odds for the first
+    if twin is not None:  # two readings the evidence cannot separate: even odds
         confs = [c * min(1.0, NOT_TEXT_CONFIDENCE / confs[0]) for c in confs]
+        for i, r in enumerate(ranked):
+            if r[1].name == twin:
+                confs[i] = confs[0]
         global_ev.append(
             Evidence(
                 "ambiguity",
-                f"{ranked[0][1].name} and {twin} read the same letters and differ only in "
-                "punctuation and symbols, which letter statistics cannot tell apart",
+                f"{ranked[0][1].name} and {twin} read the same text but for "
+                + (
+                    "punctuation and symbols"
+                    if ranked[0][1].kind == "ebcdic"
+                    else "comma-below vs cedilla letters"
+                )
+                + ", which the evidence cannot tell apart",
             )
         )
     if decl is not None:
@@ -559,21 +567,39 @@ def _declaration_finding(decl: Declaration, s: _State, survivors: list[_Survivor
     return _declaration_evidence(decl, declared, f"contradicted: {best} reads as text better{behind}")
 
 
-def _punctuation_twin(s: _State, best: EncodingInfo, survivors: list[_Survivor]) -> str | None:
-    """Another EBCDIC code page that reads the same letters as the best one and differs from it only
-    in punctuation and symbols (cp037 / cp500 / cp1140 / cp273 put ``! | [ ] ^ ¬ ¢`` on different
-    bytes), or None: a difference the letter-bigram model has no real evidence about (issue 12).
-    Compared over the first block of the input; a declaration in the input settles it instead."""
-    if best.kind != "ebcdic" or s.declared is not None:
+#: letters that are the same letter in two spellings: Romanian s/t with comma below (ISO-8859-16) or
+#: with cedilla (windows-1250, ISO-8859-2: the only ones they have), on the same bytes
+_VARIANT_LETTERS = frozenset({("ș", "ş"), ("ț", "ţ"), ("Ș", "Ş"), ("Ț", "Ţ")})
+
+
+def _twin(s: _State, best: EncodingInfo, survivors: list[_Survivor]) -> str | None:
+    """Another code page whose reading differs from the best one's only where the evidence cannot
+    tell them apart (issue 12), or None:
+
+    - EBCDIC pages that read the same letters and differ only in punctuation and symbols (cp037 /
+      cp500 / cp1140 / cp273 put ``! | [ ] ^ ¬ ¢`` on different bytes): the letter-bigram model has no
+      real evidence about those marks;
+    - single-byte pages that differ only in Romanian s/t with comma below vs cedilla (ISO-8859-16 vs
+      windows-1250 / ISO-8859-2): both are Romanian as written, the bytes do not say which.
+
+    Compared over the first block of the input; a declaration in the input settles it instead.
+    """
+    if best.kind not in ("ebcdic", "single") or s.declared is not None:
         return None
     mine = best.decode(s.head, "replace")
     for info, _ in survivors:
-        if info.kind != "ebcdic" or info.name == best.name:
+        if info.kind != best.kind or info.name == best.name:
             continue
         differ = False
         for x, y in zip(mine, info.decode(s.head, "replace"), strict=True):
             if x != y:
-                if x.isalnum() or y.isalnum():
+                if best.kind == "ebcdic" and (x.isalnum() or y.isalnum()):
+                    break
+                if (
+                    best.kind == "single"
+                    and (x, y) not in _VARIANT_LETTERS
+                    and (y, x) not in _VARIANT_LETTERS
+                ):
                     break
                 differ = True
         else:
