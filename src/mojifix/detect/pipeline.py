@@ -25,7 +25,7 @@ from mojifix.detect import ambiguity, ascii, binary, bom, escape, priors, struct
 from mojifix.detect.declarations import Declaration, find_declaration
 from mojifix.detect.encodings import EncodingInfo, candidates_for, canonical_name
 from mojifix.detect.result import Candidate, Detection, Evidence
-from mojifix.detect.scoring import LanguageScore, Scorer, get_scorer, top_languages
+from mojifix.detect.scoring import TOP_LANGUAGES_SHORT, LanguageScore, Scorer, get_scorer, top_languages
 from mojifix.detect.utf8 import Utf8Validator
 from mojifix.errors import UnknownEncodingError
 
@@ -515,6 +515,17 @@ def _decide(s: _State) -> Detection:
 _DECLARED_ALIASES = {"cp950": "Big5", "ms950": "Big5", "windows-950": "Big5"}
 
 
+def _is_declared(s: _State, members: list[_Survivor]) -> bool:
+    """Whether the input's declaration names one of a group of identical readings."""
+    return s.declared is not None and any(info.name == s.declared for info, _ in members)
+
+
+def _declared_logp(s: _State, members: list[_Survivor]) -> float:
+    """:data:`DECLARATION_LOGP` for the declared group of readings, else 0 (pruning uses it too: a
+    declared reading must not be dropped before the declaration counts)."""
+    return DECLARATION_LOGP if _is_declared(s, members) else 0.0
+
+
 def _declaration(head: bytes) -> tuple[Declaration | None, str | None]:
     """The input's first in-band declaration and the registry name of what it declares (None when
     there is none, or the label names nothing the detector knows)."""
@@ -895,13 +906,17 @@ def _rank(
         # input to skip any, and a second call would cost more than it saves
         texts, scores = _score_bounded(s, scorer, groups, data, texts)
     if scores is None:
-        scores = scorer.score_many(texts, [_languages_of(groups[t]) for t in texts])
+        # (the declared reading is tried in as many languages as a short text: it is the one reading
+        # whose loss must not come from the unigram step missing its language)
+        k = top_languages(sum(len(t) for t in texts))
+        ks = [max(k, TOP_LANGUAGES_SHORT) if _is_declared(s, groups[t]) else k for t in texts]
+        scores = scorer.score_many(texts, [_languages_of(groups[t]) for t in texts], languages=ks)
     ranked = []
     boosted = priors.customary(s.tld)  # priors.tld_prior for every reading, the TLD parsed once
     given = " given ." + s.tld if s.tld else ""
     for text, ls in zip(texts, scores, strict=True):
         members = groups[text]
-        declared = s.declared is not None and any(m[0].name == s.declared for m in members)
+        declared = _is_declared(s, members)
         if declared:  # identical decodings: the one the file declares names the group
             members = sorted(members, key=lambda m: m[0].name != s.declared)
         info, valid_ev = members[0]  # survivors are in registry (preference) order
@@ -966,7 +981,10 @@ def _prune(
         t[: len(prefix)] if single else _decode_for_scoring(info, prefix, False)
         for t, info, single in zip(texts, names, bytewise, strict=True)
     ]
-    prior = [priors.base_prior(i.name) + priors.tld_prior(i.name, s.tld) for i in names]
+    prior = [
+        priors.base_prior(i.name) + priors.tld_prior(i.name, s.tld) + _declared_logp(s, groups[t])
+        for i, t in zip(names, texts, strict=True)
+    ]
     single_idx = [i for i, single in enumerate(bytewise) if single]
     bound, first = _bound_first(
         scorer, names, keys, prior, np.bincount(np.frombuffer(prefix, np.uint8), minlength=256)
@@ -1028,7 +1046,10 @@ def _score_bounded(
     keys = [_languages_of(groups[t]) for t in texts]
     total = sum(len(t) for t in texts)
     k = top_languages(total)
-    prior = [priors.base_prior(i.name) + priors.tld_prior(i.name, s.tld) for i in names]
+    prior = [
+        priors.base_prior(i.name) + priors.tld_prior(i.name, s.tld) + _declared_logp(s, groups[t])
+        for i, t in zip(names, texts, strict=True)
+    ]
     if total <= BOUNDED_ONE_CALL_CHARS:
         # every reading in one call: a reading the bound would have skipped is scored but not kept
         # (its score is at most its bound plus _BOUND_SLACK, so more than the margin behind the best),
