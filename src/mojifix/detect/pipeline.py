@@ -581,6 +581,8 @@ def _declaration_finding(decl: Declaration, s: _State, survivors: list[_Survivor
 #: letters that are the same letter in two spellings: Romanian s/t with comma below (ISO-8859-16) or
 #: with cedilla (windows-1250, ISO-8859-2: the only ones they have), on the same bytes
 _VARIANT_LETTERS = frozenset({("ș", "ş"), ("ț", "ţ"), ("Ș", "Ş"), ("Ț", "Ţ")})
+#: the code pages that put those letters on the same bytes
+_VARIANT_PAGES = frozenset({"ISO-8859-16", "windows-1250", "ISO-8859-2"})
 
 
 def _twin(s: _State, best: EncodingInfo, survivors: list[_Survivor]) -> str | None:
@@ -595,12 +597,18 @@ def _twin(s: _State, best: EncodingInfo, survivors: list[_Survivor]) -> str | No
 
     Compared over the first block of the input; a declaration in the input settles it instead.
     """
-    if best.kind not in ("ebcdic", "single") or s.declared is not None:
+    if s.declared is not None or not (best.kind == "ebcdic" or best.name in _VARIANT_PAGES):
+        return None
+    pages = [
+        info
+        for info, _ in survivors
+        if info.name != best.name
+        and (info.kind == "ebcdic" if best.kind == "ebcdic" else info.name in _VARIANT_PAGES)
+    ]
+    if not pages:
         return None
     mine = best.decode(s.head, "replace")
-    for info, _ in survivors:
-        if info.kind != best.kind or info.name == best.name:
-            continue
+    for info in pages:
         differ = False
         for x, y in zip(mine, info.decode(s.head, "replace"), strict=True):
             if x != y:

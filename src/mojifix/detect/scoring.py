@@ -376,16 +376,18 @@ class Scorer:
             # everywhere, and the usual second language of a mixed reading (_mixed_sums). Without it a
             # code page serving one language plus English had an edge over a Western one whose letter
             # counts picked Italian and Spanish for an English CSV with French translations
+            # (one more column for every text, even those whose choice has English already: texts with
+            # different numbers of languages are scored in separate passes, which cost more)
             en = self.lang_idx["en"]
-            k = min(max(ks) + 1, n_langs)
+            ks = [min(kk + 1, n_langs) for kk in ks]
+            k = max(ks)
             top = (-uni).argsort(axis=1, kind="stable")[:, :k]  # [S, K]
             if k > 1:
-                base = np.array(ks, np.intp)
-                within = np.arange(k)[None, :] < base[:, None]  # each text's unigram choices
-                lacks = ~((top == en) & within).any(axis=1) & (uni[:, en] > -np.inf) & (base < k)
+                last = np.array(ks, np.intp) - 1
+                within = np.arange(k)[None, :] < last[:, None]  # each text's unigram choices
+                lacks = ~((top == en) & within).any(axis=1) & (uni[:, en] > -np.inf)
                 if lacks.any():
-                    top[lacks.nonzero()[0], base[lacks]] = en
-                    ks = (base + lacks).tolist()
+                    top[lacks.nonzero()[0], last[lacks]] = en
             top_ok = uni[np.arange(n_seg)[:, None], top] > -np.inf
             sums = np.full((n_seg, k), -np.inf)
             # 2. bigram + refinement, one [K, N] pass per run of consecutive texts scored in K languages
