@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from mojifix.detect import detect
 
 
@@ -43,10 +45,22 @@ def test_declaration_settles_identical_readings():
     assert detect(page).encoding == "ISO-8859-15"
 
 
-def test_coding_comment_is_evidence():
-    src = '# -*- coding: koi8-r -*-\nprint("Привет")\n'.encode("koi8_r")
-    d = detect(src)
-    assert d.encoding == "KOI8-R"
+@pytest.mark.parametrize(
+    ("text", "codec", "expected"),
+    [
+        # a coding comment
+        ('# -*- coding: koi8-r -*-\nprint("Привет")\n', "koi8_r", "KOI8-R"),
+        # "cp874" is not a WHATWG label, but it is what many Thai files declare
+        (
+            '<?xml version="1.0" encoding="cp874"?>\n<r>ภาษาไทยเป็นภาษาราชการของประเทศไทย</r>\n',
+            "cp874",
+            "windows-874",
+        ),
+    ],
+)
+def test_declaration_agrees(text, codec, expected):
+    d = detect(text.encode(codec))
+    assert d.encoding == expected
     assert "agrees" in _kinds(d, "declaration")[0].detail
 
 
@@ -140,14 +154,6 @@ def test_ebcdic_pages_that_differ_in_letters_are_decided():
     text = "Grüße aus München: schöne Straßen, ähnliche Häuser und Brücken über Flüsse.\n" * 8
     d = detect(text.encode("cp273"))
     assert d.encoding == "cp273" and not d.ambiguous
-
-
-def test_declared_label_only_python_knows_is_still_evidence():
-    # "cp874" is not a WHATWG label, but it is what many Thai files declare
-    doc = '<?xml version="1.0" encoding="cp874"?>\n<r>ภาษาไทยเป็นภาษาราชการของประเทศไทย</r>\n'.encode("cp874")
-    d = detect(doc)
-    assert d.encoding == "windows-874"
-    assert "agrees" in _kinds(d, "declaration")[0].detail
 
 
 def test_romanian_comma_below_vs_cedilla_is_ambiguous():
