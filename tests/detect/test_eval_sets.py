@@ -15,10 +15,13 @@ import detect_testset  # noqa: E402
 
 
 def test_mapping_conventions_are_not_held_against_an_answer():
-    # 0x815F is "＼" (U+FF3C) in cp932 and in the WHATWG Shift_JIS decoder, "\\" in Python's shift_jis:
-    # the answer "Shift_JIS" is right because one of its two conventions gives the true text
-    data = "表示＼テスト".encode("cp932")
-    truths = detect_eval.decodings(data, "cp932")
+    # 0x8160 is "〜" (U+301C) in Python's shift_jis and "～" (U+FF5E) in cp932 and in the WHATWG
+    # Shift_JIS decoder: a shift_jis file answered "cp932" is right, since the truth label's WHATWG
+    # decoding gives the same text as the answer's Python codec
+    data = "表示〜テスト".encode("shift_jis")
+    truths = detect_eval.decodings(data, "shift_jis")
+    assert len(truths) == 2
+    assert detect_eval.is_right(data, "cp932", truths)
     assert detect_eval.is_right(data, "Shift_JIS", truths)
     assert not detect_eval.is_right(data, "EUC-JP", truths)
     assert not detect_eval.is_right(data, None, truths)
