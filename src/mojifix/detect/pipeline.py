@@ -118,7 +118,7 @@ _NON_ASCII_RUN = re.compile(rb"[\x80-\xff]+")
 LONG_PIECE = 4 * (2 * SEGMENT_CONTEXT + 1)
 #: a reading "reads as text" when it scores at least READS_AS_TEXT_PER_LETTER nats per letter in its
 #: language (READS_AS_TEXT_PER_LETTER_CJK in Chinese, Japanese and Korean, whose letters are each far
-#: less predictable). Calibrated on the development sets (../shared/data/detect-dev and
+#: less predictable). Calibrated on the development sets (uchardet's files of benchmarks/detect_dev.py and
 #: build/detect-devcat) and the clean files of the conversion corpus generator (mojifix.convert.corpus,
 #: seed 5), 2,100 files: every right answer in an alphabetic language scores >= -4.6 nats/letter and
 #: in a CJK one >= -10.2 (a 14-letter Big5 line), while the files no candidate decodes (uchardet's

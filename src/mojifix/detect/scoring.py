@@ -537,7 +537,7 @@ class Scorer:
 #: ASCII braces (cp273 vs cp037) read better as English. With the mix, each word takes the better of
 #: the main language and the best other candidate language minus this cost (about a misread letter's
 #: worth, so junk is not explained away word by word). Chosen on the development sets
-#: (../shared/data/detect-dev and the catalogs' development half, build/detect-devcat).
+#: (uchardet's files of benchmarks/detect_dev.py and the catalogs' development half, build/detect-devcat).
 MIX_WORD_LOGP = -4.0
 
 
