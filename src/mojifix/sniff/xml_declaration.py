@@ -11,11 +11,31 @@ from __future__ import annotations
 from mojifix.sniff.prescan import Declaration, meta_encoding
 from mojifix.whatwg import lookup
 
-__all__ = ["get_xml_encoding"]
+__all__ = ["get_xml_encoding", "xml_encoding_label_span"]
 
 
 def get_xml_encoding(data: bytes, end: int | None = None) -> Declaration | None:
     """The encoding named by an XML declaration at the start of ``data[:end]``, or ``None`` (failure)."""
+    span = xml_encoding_label_span(data, end)
+    if span is None:
+        return None
+    pos, close = span
+    # 16. Get an encoding from potentialEncoding, isomorphic decoded.
+    label = data[pos:close].decode("latin-1")
+    declared = lookup(label)
+    if declared is None:
+        return None
+    # 17-18. UTF-16BE/LE -> UTF-8 (Chromium's ClosestByteBasedEquivalent does the same); return it.
+    encoding = meta_encoding(declared) if declared.name in ("UTF-16BE", "UTF-16LE") else declared
+    return Declaration(encoding, label, declared, 0, close + 1, "xml-declaration")
+
+
+def xml_encoding_label_span(data: bytes, end: int | None = None) -> tuple[int, int] | None:
+    """Steps 1-15 of "get an XML encoding": the byte span of the label (potentialEncoding), or ``None``.
+
+    Split from :func:`get_xml_encoding` so that callers which must see labels the standard does not know
+    (``mojifix.detect.declarations``) locate them with the same steps.
+    """
     n = len(data) if end is None else min(len(data), end)
     # 1-2. The stream must start with `<?xml`.
     if not data.startswith(b"<?xml", 0, n):
@@ -54,11 +74,4 @@ def get_xml_encoding(data: bytes, end: int | None = None) -> Declaration | None:
     # 15. Any byte <= 0x20 in it -> failure.
     if any(b <= 0x20 for b in potential):
         return None
-    # 16. Get an encoding from potentialEncoding, isomorphic decoded.
-    label = potential.decode("latin-1")
-    declared = lookup(label)
-    if declared is None:
-        return None
-    # 17-18. UTF-16BE/LE -> UTF-8 (Chromium's ClosestByteBasedEquivalent does the same); return it.
-    encoding = meta_encoding(declared) if declared.name in ("UTF-16BE", "UTF-16LE") else declared
-    return Declaration(encoding, label, declared, 0, close + 1, "xml-declaration")
+    return pos, close
