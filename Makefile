@@ -6,29 +6,40 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test setup lint browser bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+# The compiled kernels (mojifix._kernels, optional: without a C compiler the install goes on and the pure
+# Python path runs). The editable install compiles them in place; this rebuilds them when the C changes.
+KERNELS := $(VENV)/.kernels
+$(KERNELS): $(STAMP) src/mojifix/_kernels.c
+	$(PY) -m pip install --quiet --no-deps -e .
+	$(VENV)/bin/mojifix --version
+	touch $(KERNELS)
+
+setup: $(KERNELS)
 
 # Headless Chromium for the live browser comparison (Debian package; never `playwright install`).
 browser:
 	bash tools/ensure_chromium.sh
 
-demo: $(STAMP)
+demo: $(KERNELS)
 	$(PY) -m mojifix.demo
 
 lint: $(STAMP)
 	$(PY) -m ruff check src tests tools benchmarks
 	$(PY) -m ruff format --check src tests tools benchmarks
 
-test: $(STAMP) browser
+# The suite runs twice: with the compiled kernels, then on the pure-Python reference (MOJIFIX_PURE_PYTHON=1).
+test: $(KERNELS) browser
+	bash tools/ensure_fonts.sh
 	$(PY) -m ruff check src tests tools benchmarks
 	$(PY) -m ruff format --check src tests tools benchmarks
 	$(PY) -m pytest
+	MOJIFIX_PURE_PYTHON=1 $(PY) -m pytest
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .ruff_cache src/mojifix/_kernels.*.so

@@ -26,6 +26,8 @@ import argparse
 import gzip
 import io
 import random
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable
@@ -169,6 +171,130 @@ def build_warc(path: Path, pages: int, seed: int) -> dict[str, str]:
     return truth
 
 
+#: The plain scripts mojifix warc is measured against as whole commands: FastWARC's own iterator, a decoding
+#: step (DECODE_STEPS) and one JSON line per text page (what a pipeline keeps).
+PLAIN_SCRIPT = """
+import json, sys
+from fastwarc.warc import ArchiveIterator, WarcRecordType
+IMPORTS
+
+with open(sys.argv[1], "rb") as stream, open(sys.argv[2], "w", encoding="utf-8") as out:
+    for rec in ArchiveIterator(stream, record_types=WarcRecordType.response, parse_http=True):
+        content_type = rec.http_headers.get("Content-Type") if rec.http_headers else None
+        if content_type is not None and not content_type.startswith(("text/", "application/xhtml")):
+            continue
+        body = rec.reader.read()
+        DECODE
+        row = {"uri": rec.headers.get("WARC-Target-URI"), "encoding": encoding, "text": text}
+        out.write(json.dumps(row, ensure_ascii=False) + "\\n")
+"""
+#: peer -> (imports, the line that sets ``encoding`` and ``text``): w3lib's ``html_to_unicode`` (what Scrapy
+#: decodes with); resiliparse's tools (the HTTP charset, else ``detect_encoding``; ``bytes_to_str``).
+DECODE_STEPS = {
+    "w3lib": (
+        "from w3lib.encoding import html_to_unicode",
+        "encoding, text = html_to_unicode(content_type, body)",
+    ),
+    "resiliparse": (
+        "from resiliparse.parse.encoding import bytes_to_str, detect_encoding",
+        "encoding = rec.http_charset or detect_encoding(body); text = bytes_to_str(body, encoding)",
+    ),
+}
+
+
+def plain_script(peer: str) -> str:
+    """The plain script of one peer (see PLAIN_SCRIPT)."""
+    imports, decode = DECODE_STEPS[peer]
+    return PLAIN_SCRIPT.replace("IMPORTS", imports).replace("DECODE", decode)
+
+
+#: Share of UTF-8 pages in each whole-command archive. Web-like: 93%, the share of UTF-8 pages in the
+#: issue's measurement; legacy-heavy: a quarter, for crawls of older national sites (chosen by hand).
+ARCHIVE_MIXES = {"web-like": 0.93, "legacy-heavy": 0.25}
+#: UTF-8 declaration styles and their weights (mostly the HTTP header, as servers send it), and the
+#: legacy ones; chosen by hand, not tuned on any data set.
+UTF8_STYLES = (("utf8-header", 0.7), ("utf8-meta-only", 0.2), ("utf8-undeclared", 0.1))
+LEGACY_STYLES = (("legacy-header", 0.5), ("legacy-meta-only", 0.3), ("legacy-undeclared", 0.2))
+#: ASCII markup around the text of a whole-command page (navigation, a script, links): real pages are
+#: mostly markup; about 2 KB here, with 3-40 sentences of text.
+BOILERPLATE = (
+    "<nav>"
+    + "".join(f'<a href="/section/{k}/index.html" class="nav-link">Section {k}</a>' for k in range(24))
+    + "</nav><script>window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments);}"
+    + "gtag('js',new Date());gtag('config','UA-000000-1');</script>"
+    + "".join(f'<div class="teaser"><a href="/article/{k}">Read more</a></div>' for k in range(12))
+)
+
+
+def build_command_warc(path: Path, records: int, utf8_share: float, seed: int) -> int:
+    """A Common Crawl-like archive of about ``records`` records (request, response, metadata per page, one
+    gzip member each); ``utf8_share`` of the pages are UTF-8. Returns the number of text pages."""
+    rng = random.Random(seed)
+    pages = records // 3
+    with open(path, "wb") as out:
+        writer = WARCWriter(out, gzip=True)
+        for i in range(pages):
+            lang, tld, sentences = TEXTS[rng.randrange(len(TEXTS))]
+            styles = UTF8_STYLES if rng.random() < utf8_share else LEGACY_STYLES
+            style = rng.choices([s for s, _ in styles], [w for _, w in styles])[0]
+            uri = f"http://site{i}.example.{tld}/{style}"
+            headers, body, _ = make_page(rng, lang, sentences, style)
+            codec = "utf-8" if style.startswith("utf8") else LEGACY[lang][0]
+            body = body.replace(b"<body>", b"<body>" + BOILERPLATE.encode(codec), 1)
+            req = StatusAndHeaders(
+                "GET / HTTP/1.1", [("Host", f"site{i}.example.{tld}")], is_http_request=True
+            )
+            writer.write_record(
+                writer.create_warc_record(uri, "request", payload=io.BytesIO(b""), http_headers=req)
+            )
+            http = StatusAndHeaders("200 OK", headers, protocol="HTTP/1.1")
+            writer.write_record(
+                writer.create_warc_record(uri, "response", payload=io.BytesIO(body), http_headers=http)
+            )
+            meta = b"fetchTimeMs: 120\r\ncharset-detected: none\r\n"
+            writer.write_record(
+                writer.create_warc_record(
+                    uri, "metadata", payload=io.BytesIO(meta), warc_content_type="application/warc-fields"
+                )
+            )
+    return pages
+
+
+def best_command_time(argv: list[str], repeat: int) -> float:
+    """Best wall-clock seconds of ``repeat`` runs of a whole command (start-up and output included)."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def run_commands(tmp: Path, records: int, repeat: int, seed: int) -> None:
+    """``mojifix warc IN -o OUT.jsonl`` against the plain scripts, whole commands, on both archive mixes."""
+    scripts = list(DECODE_STEPS)
+    for name in scripts:
+        (tmp / f"plain_{name}.py").write_text(plain_script(name), encoding="utf-8")
+    mojifix_cli = str(Path(sys.executable).with_name("mojifix"))
+    print(f"\nwhole commands ({repeat} runs each, best wall-clock; records/s of the archive's records):")
+    print(
+        f"{'archive':<13} {'records':>8} {'mojifix warc':>13} {'FastWARC+w3lib':>15} {'ratio':>6} "
+        f"{'FastWARC+resiliparse':>21} {'ratio':>6}"
+    )
+    for archive, utf8_share in ARCHIVE_MIXES.items():
+        path = tmp / f"{archive}.warc.gz"
+        build_command_warc(path, records, utf8_share, seed)
+        count = sum(1 for _ in iter_http_records(path))
+        ours = best_command_time([mojifix_cli, "warc", "-q", str(path), "-o", str(tmp / "m.jsonl")], repeat)
+        line = f"{archive:<13} {count:>8} {count / ours:>11,.0f}/s"
+        for name in scripts:
+            argv = [sys.executable, str(tmp / f"plain_{name}.py"), str(path), str(tmp / "p.jsonl")]
+            plain = best_command_time(argv, repeat)
+            width = 13 if name == "w3lib" else 19
+            line += f" {count / plain:>{width},.0f}/s {plain / ours:>5.2f}x"
+        print(line)
+
+
 def _text_responses(records: Iterable[HttpRecord]) -> Iterable[HttpRecord]:
     for record in records:
         if record.record_type != "response" or record.status is None:
@@ -229,7 +355,16 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=1500)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=6)
+    parser.add_argument(
+        "--records", type=int, default=31000, help="records per whole-command archive (0: skip that part)"
+    )
+    parser.add_argument("--only-commands", action="store_true", help="only the whole-command comparison")
     args = parser.parse_args()
+    if args.records:
+        with tempfile.TemporaryDirectory() as tmp:
+            run_commands(Path(tmp), args.records, args.repeat, args.seed)
+    if args.only_commands:
+        return
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.warc.gz"
         truth = build_warc(path, args.pages, args.seed)

@@ -161,6 +161,7 @@ COMMANDS: list[str] = [
     "mojifix.convert.cli",
     "mojifix.repair.cli",
     "mojifix.detect.cli",
+    "mojifix.review.cli",
 ]
 
 

@@ -20,11 +20,19 @@ def test_utf8_with_one_non_ascii_character_is_utf8(word):
     assert any(ev.kind == "utf8" for ev in result.evidence)
 
 
-def test_single_invalid_sequence_rules_out_utf8():
+def test_single_invalid_sequence_in_long_utf8_names_utf8_with_the_error():
+    # issue 12: one broken byte in long UTF-8 text names UTF-8 and reports where (convert quarantines it)
     data = "é".encode() * 1000 + b"\xe9" + b" tail"
     result = detect(data)
-    assert result.encoding != "UTF-8"
+    assert result.encoding == "UTF-8"
+    invalid = [ev for ev in result.evidence if ev.kind == "invalid"]
+    assert invalid and invalid[0].value == 1.0 and "2,000" in invalid[0].detail
     assert any("not UTF-8" in ev.detail for ev in result.evidence)
+
+
+def test_many_invalid_sequences_rule_out_utf8():
+    data = ("é".encode() + b"\xe9") * 50
+    assert detect(data).encoding != "UTF-8"
 
 
 def test_truncated_final_sequence_tolerated():

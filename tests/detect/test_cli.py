@@ -30,8 +30,12 @@ def test_detect_web_and_prefer(tmp_path, capsys):
     f.write_bytes("Все люди рождаются свободными.".encode("cp866"))
     assert main(["detect", "--web", "--json", str(f)]) == 0
     assert json.loads(capsys.readouterr().out)["candidates"][0]["encoding"] == "IBM866"
-    assert main(["detect", "--prefer", "KOI8-R", "--json", str(f)]) == 0
-    assert json.loads(capsys.readouterr().out)["candidates"][0]["encoding"] == "KOI8-R"
+    # restricted to KOI8-R, the cp866 bytes read as junk: still named, but flagged (exit 1), since no
+    # reading looks like text (issue 12: confidence low when nothing reads well)
+    assert main(["detect", "--prefer", "KOI8-R", "--json", str(f)]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["candidates"][0]["encoding"] == "KOI8-R" and out["ambiguous"]
+    assert out["candidates"][0]["confidence"] <= 0.5
 
 
 def test_missing_file_exit_2(tmp_path):

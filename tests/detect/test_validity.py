@@ -21,12 +21,33 @@ def test_undefined_byte_kills_single_byte_candidate():
     assert not ok and "0xAA" in detail
 
 
-def test_invalid_sequence_late_in_input_rules_out():
-    # valid Shift_JIS for 200 KB, then one invalid pair at the end: Shift_JIS must not be chosen
+def test_invalid_sequence_late_in_input_is_reported():
+    # valid Shift_JIS for 154 KB, then one invalid pair at the end: every byte is still checked, and the
+    # error is evidence on the Shift_JIS answer (issue 12: name the encoding, report where it breaks)
     good = "日本語のテキストです。".encode("cp932") * 7000
     data = good + b"\x81\x20"
     result = detect(data)
+    assert result.encoding == "Shift_JIS"
+    invalid = [ev for ev in result.best().evidence if ev.kind == "invalid"]
+    assert invalid and invalid[0].value == 1.0 and f"{len(good):,}" in invalid[0].detail
+
+
+def test_too_many_invalid_sequences_rule_out():
+    # more than MAX_ERRORS broken pairs: not Shift_JIS with errors, but something else
+    from mojifix.detect.validity import MAX_ERRORS
+
+    good = "日本語のテキストです。".encode("cp932") * 50
+    data = (good + b"\x81\x20") * (MAX_ERRORS + 1)
+    result = detect(data)
     assert result.encoding != "Shift_JIS"
+
+
+def test_partial_validity_needs_a_long_text():
+    # a short Latin text that a CJK decoder half reads is not that CJK encoding "with one error"
+    data = "Un été à Paris, déjà fini.".encode("cp1252")
+    result = detect(data)
+    assert result.encoding == "windows-1252"
+    assert not any(ev.kind == "invalid" for ev in result.evidence)
 
 
 def test_candidates_restriction():

@@ -55,6 +55,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     c.add_argument("--resume", action="store_true", help="continue an interrupted run into the same DST")
     c.add_argument(
+        "--decisions",
+        metavar="FILE",
+        help="apply a person's choices saved by the `mojifix review` page (implies --resume)",
+    )
+    c.add_argument(
         "--accept-noncanonical",
         action="store_true",
         help="convert files that decode cleanly but whose bytes are not canonical (not lossless)",
@@ -182,6 +187,10 @@ def run_convert(args: argparse.Namespace) -> int:
     if args.workers < 1:
         return _usage("--workers must be at least 1")
     opts = _options(args)
+    if args.decisions:
+        from mojifix.convert.decisions import load_decisions
+
+        opts["decisions"] = load_decisions(args.decisions)
     opts.update(
         bom=args.bom,
         salvage=args.salvage,
@@ -207,11 +216,29 @@ def run_convert(args: argparse.Namespace) -> int:
             f"mojifix: error: {report.fatal} (run stopped; fix the cause and rerun with --resume)",
             file=sys.stderr,
         )
+    summary = report.summary()
+    not_applied = _report_decisions(opts.get("decisions"), report, summary)
     if args.json:
-        sys.stdout.write(json.dumps(report.summary(), ensure_ascii=False, indent=1) + "\n")
+        sys.stdout.write(json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
     else:
         print_convert(report)
-    return report.exit_code
+    return max(report.exit_code, 1 if not_applied else 0)
+
+
+def _report_decisions(decisions: Any, report: Report, summary: dict[str, Any]) -> int:
+    """Say which decisions were applied and which no longer apply (standard error); returns how many
+    did not apply. A decision that does not apply is never guessed: its file stays as the run left it."""
+    if decisions is None:
+        return 0
+    from mojifix.convert.decisions import unapplied
+
+    missed = unapplied(decisions, report.records)
+    for path, why in missed:
+        print(f"mojifix: decision not applied: {path}: {why}", file=sys.stderr)
+    applied = len(decisions) - len(missed)
+    print(f"mojifix: decisions: {applied} applied, {len(missed)} not applied", file=sys.stderr)
+    summary["decisions"] = {"applied": applied, "not_applied": [{"path": p, "why": w} for p, w in missed]}
+    return len(missed)
 
 
 def print_convert(report: Report) -> None:

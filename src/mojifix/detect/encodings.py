@@ -17,7 +17,15 @@ from functools import cache
 
 from mojifix.whatwg._tables import INDEXES, NO_ENTRY
 
-__all__ = ["REGISTRY", "EncodingInfo", "by_name", "candidates_for", "canonical_name"]
+__all__ = [
+    "REGISTRY",
+    "SAME_LANGUAGES_AS",
+    "SERVES",
+    "EncodingInfo",
+    "by_name",
+    "candidates_for",
+    "canonical_name",
+]
 
 UNDEFINED = "\ufffe"  # charmap_decode's marker for "no mapping": raises (strict) or gives U+FFFD
 
@@ -131,6 +139,8 @@ REGISTRY: tuple[EncodingInfo, ...] = (
     _f("cp869"),
     _f("cp737"),
     _f("cp775"),
+    _f("cp720"),
+    _f("cp1125"),
     _f("mac-latin2"),
     _f("mac-greek"),
     _f("mac-turkish"),
@@ -144,9 +154,65 @@ REGISTRY: tuple[EncodingInfo, ...] = (
     _f("cp500", "ebcdic"),
     _f("cp875", "ebcdic"),
     _f("cp1026", "ebcdic"),
+    _f("cp1140", "ebcdic"),
+    _f("cp273", "ebcdic"),
+    _f("cp424", "ebcdic"),
     _f("iso2022_kr", "escape"),
     _f("hz", "escape"),
 )
+
+#: The languages each national or regional code page was made for (Microsoft's, IBM's and ISO's own
+#: descriptions of the code pages: "Baltic", "Vietnamese", "Hebrew"...), as model language codes
+#: ("sh" is Serbo-Croatian in Latin letters). A reading in such a code page is judged only in these
+#: languages and English (the language of the ASCII markup, code and names around text everywhere):
+#: windows-1258 can *encode* most of German, but German notes read through it are not Vietnamese, and
+#: letting it read them as German made windows-1252 text "ambiguous vs windows-1258" (issue 12). Code
+#: pages meant for Western Europe at large (windows-1252, ISO-8859-15, Mac Roman, DOS 437/850/858/860/
+#: 863/865, EBCDIC 037/500/1140) are not listed: any language they can write is theirs. Languages the
+#: model lacks (Yiddish, Sami...) are simply absent; ISO-8859-3 (Maltese, Esperanto) is not listed because
+#: the model has no Maltese: restricted to Esperanto and Turkish, Maltese text read as windows-1252
+#: junk won with confidence 1.0 instead of being called ambiguous. Not tuned on any data set.
+SERVES: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(
+        ("windows-1250", "ISO-8859-2", "cp852", "mac-latin2"),
+        ("cs", "pl", "sk", "sl", "hu", "sh", "ro", "sq", "de"),
+    ),
+    "ISO-8859-16": ("ro", "pl", "hu", "sh", "sl", "sq", "de", "fr", "it", "ga", "fi"),
+    **dict.fromkeys(
+        ("windows-1251", "ISO-8859-5", "x-mac-cyrillic", "cp855"),
+        ("ru", "uk", "be", "bg", "mk", "sr", "ky", "mn", "tt", "kk", "tg"),
+    ),
+    "KOI8-R": ("ru", "bg"),
+    "KOI8-U": ("uk", "ru", "be"),
+    "IBM866": ("ru", "uk", "be", "bg", "mk", "sr"),
+    "cp1125": ("uk", "ru"),
+    "kz1048": ("kk", "ru"),
+    "ptcp154": ("kk", "ru"),
+    "koi8-t": ("tg", "ru"),
+    **dict.fromkeys(("windows-1253", "ISO-8859-7", "cp737", "cp869", "mac-greek", "cp875"), ("el",)),
+    **dict.fromkeys(("windows-1254", "cp857", "mac-turkish", "cp1026"), ("tr", "az")),
+    **dict.fromkeys(("windows-1255", "ISO-8859-8", "cp862", "cp424"), ("he",)),
+    **dict.fromkeys(("windows-1256", "ISO-8859-6", "cp720", "cp864"), ("ar", "fa", "ur")),
+    **dict.fromkeys(("windows-1257", "ISO-8859-4", "cp775"), ("lt", "lv", "et")),
+    # Latin-7 "Baltic Rim": also Polish, Slovenian and the Nordic languages around the Baltic
+    "ISO-8859-13": ("lt", "lv", "et", "pl", "sl", "fi", "sv", "da", "nb", "de"),
+    # Latin-6 "Nordic": also covers the Baltic letters
+    "ISO-8859-10": ("is", "da", "nb", "sv", "fi", "et", "lt", "lv"),
+    "ISO-8859-14": ("cy", "ga", "br"),
+    "windows-1258": ("vi",),
+    **dict.fromkeys(("windows-874", "tis-620"), ("th",)),
+    **dict.fromkeys(("mac-iceland", "cp861"), ("is",)),
+    "cp273": ("de",),
+    "GBK": ("zh", "zh_Hant"),
+    "hz": ("zh",),
+    "Big5": ("zh_Hant",),
+    **dict.fromkeys(("Shift_JIS", "EUC-JP", "ISO-2022-JP"), ("ja",)),
+    **dict.fromkeys(("EUC-KR", "johab", "iso2022_kr"), ("ko",)),
+}
+
+#: encodings added to the registry after the model was trained that write what another one writes:
+#: their languages are that one's (cp1140 is cp037 with the euro sign at 0x9F)
+SAME_LANGUAGES_AS: dict[str, str] = {"cp1140": "cp037"}
 
 _BY_NAME = {info.name: info for info in REGISTRY}
 _ORDER = {info.name: i for i, info in enumerate(REGISTRY)}

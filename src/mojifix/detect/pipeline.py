@@ -22,10 +22,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mojifix.detect import ambiguity, ascii, binary, bom, escape, priors, structure, validity
+from mojifix.detect.declarations import Declaration, find_declaration
 from mojifix.detect.encodings import EncodingInfo, candidates_for, canonical_name
 from mojifix.detect.result import Candidate, Detection, Evidence
-from mojifix.detect.scoring import LanguageScore, Scorer, get_scorer, top_languages
+from mojifix.detect.scoring import TOP_LANGUAGES_SHORT, LanguageScore, Scorer, get_scorer, top_languages
 from mojifix.detect.utf8 import Utf8Validator
+from mojifix.errors import UnknownEncodingError
 
 __all__ = ["Detector", "detect"]
 
@@ -114,6 +116,40 @@ _NON_ASCII_RUN = re.compile(rb"[\x80-\xff]+")
 #: pieces longer than this (dense non-ASCII text) contribute only a window of context around a byte
 #: value that the first pieces lack, not the whole piece: four times a one-character piece
 LONG_PIECE = 4 * (2 * SEGMENT_CONTEXT + 1)
+#: a reading "reads as text" when it scores at least READS_AS_TEXT_PER_LETTER nats per letter in its
+#: language (READS_AS_TEXT_PER_LETTER_CJK in Chinese, Japanese and Korean, whose letters are each far
+#: less predictable). Calibrated on the development sets (uchardet's files of benchmarks/detect_dev.py and
+#: build/detect-devcat) and the clean files of the conversion corpus generator (mojifix.convert.corpus,
+#: seed 5), 2,100 files: every right answer in an alphabetic language scores >= -4.6 nats/letter and
+#: in a CJK one >= -10.2 (a 14-letter Big5 line), while the files no candidate decodes (uchardet's
+#: VISCII read as Vietnamese -7.2, EUC-TW read as Chinese -11.6) and random high bytes (-14.7) fall
+#: below. (A known-letter share was tried too: short real Traditional Chinese is only 77% "known".)
+#: When the best reading does not read as text, no candidate is likely to be the intended decoding:
+#: the confidences are scaled so the best is NOT_TEXT_CONFIDENCE (the rest of the mass is "none of
+#: these") and the result is flagged ambiguous.
+READS_AS_TEXT_PER_LETTER = -6.0
+READS_AS_TEXT_PER_LETTER_CJK = -11.0
+_CJK_LANGUAGES = frozenset({"zh", "zh_Hant", "ja", "ko"})
+NOT_TEXT_CONFIDENCE = 0.5
+#: input made of at most this many distinct byte values ("é" ten million times, "\xe9\n") holds no
+#: evidence of a language: every code page reads it as one letter repeated, so it is treated as not
+#: reading as text whatever the scores say (they grow with the repetition, not with the evidence)
+FEW_BYTE_VALUES = 3
+#: input whose control bytes (other than layout controls) exceed binary.MAX_CONTROL_SHARE but stay under
+#: this share, with no NUL byte, is still text when its best reading reads as text (above): a Big5 or
+#: windows-1252 file with a few stray 0x06-0x08 bytes (issue 12); random bytes have ~11% controls.
+TEXT_CONTROL_SHARE = 0.05
+#: a candidate that decodes all but a few invalid sequences needs this many non-ASCII bytes per error
+#: (one broken sequence in a long CJK page, not a short Latin text that a CJK decoder half reads), and
+#: pays PARTIAL_ERROR_LOGP nats per error, the cost of a misread letter, so that a fully valid reading
+#: that reads as well wins. Chosen by reasoning, not tuned on a data set.
+PARTIAL_BYTES_PER_ERROR = 100
+PARTIAL_ERROR_LOGP = -10.0
+#: log-odds (nats) an in-band declaration adds to the reading it names, when that reading decodes every
+#: byte: strong evidence (about two misread letters' worth, so near-ties and short texts follow the
+#: file's own word) that clear text evidence still overrides (a page re-encoded without updating its
+#: <meta> reads hundreds of nats better in its real encoding). Not tuned on a data set.
+DECLARATION_LOGP = 12.0
 #: confidence reported for decisions that do not come from the statistical model (BOM, valid UTF-8,
 #: UTF-16/32 structure, escape sequences): these are near-certain, but not proofs.
 STRUCTURAL_CONFIDENCE = 0.99
@@ -151,6 +187,10 @@ class _State:
     sample_hist: np.ndarray = field(default_factory=lambda: np.zeros(256, np.int64))
     utf8: Utf8Validator = field(default_factory=Utf8Validator)
     validators: dict[str, validity.StreamValidator] = field(default_factory=dict)
+    #: candidates that decode all but a few invalid sequences -> their offsets
+    partial: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    #: the encoding an in-band declaration names (registry name), if any
+    declared: str | None = None
     closed: bool = False
 
 
@@ -211,7 +251,7 @@ class Detector:
         s.utf8.feed(block, offset)
         is_ascii_block = block.isascii()
         for v in s.validators.values():
-            if v.error_at is not None:
+            if v.broken:
                 continue
             if is_ascii_block and v.info.ascii_compatible and not v.decoder.getstate()[0]:
                 continue  # ASCII is valid in every ASCII-compatible encoding, with nothing pending
@@ -302,8 +342,11 @@ def _decide(s: _State) -> Detection:
             # a few zeros, but neither byte order reads as text: random or binary data
             guess = None
             bin_ev = binary.binary_evidence(s.hist, n, ebcdic_like=ebcdic_like)
+    controls_ev = None  # a few control bytes in what may still be text (judged after ranking)
     if bin_ev is not None:
-        return _binary(n, bin_ev[1], bin_ev[0])
+        if guess is not None or counts[0] or bin_ev[0] > TEXT_CONTROL_SHARE:
+            return _binary(n, bin_ev[1], bin_ev[0])
+        controls_ev = bin_ev
     if guess is not None:
         name, share = guess
         detail = f"{share:.0%} of code units have their zero byte where {name} puts it; all {n:,} bytes valid"
@@ -312,28 +355,36 @@ def _decide(s: _State) -> Detection:
                          evidence=(ev,))  # fmt: skip
 
     names = _allowed_names(s)
+    # in-band declaration (<?xml encoding>, <meta charset>, @charset, coding comment): evidence to verify
+    decl, s.declared = _declaration(s.head)
     # 4 + 6. ASCII, unless an escape-sequence encoding announces itself
     if not any(counts[128:]):  # ascii.is_ascii on the histogram's integers
         for name, marker in escape.escape_candidates(s.head):
             v = s.validators.get(name)
-            if v is not None and v.valid:
+            if v is not None and v.valid and _ends_clean(v):
                 detail = f"designation sequence {marker!r} present; all {n:,} bytes valid in {name}"
                 ev = Evidence("escape", detail)
                 return Detection((Candidate(name, STRUCTURAL_CONFIDENCE, None, (ev,)),), "text",
                                  bytes_examined=n, evidence=(ev,))  # fmt: skip
+        if controls_ev is not None:
+            return _binary(n, controls_ev[1], controls_ev[0])
         ev = Evidence("ascii", f"all {n:,} bytes are ASCII (below 0x80)")
         return Detection((Candidate(ascii.ASCII_CANDIDATE, 1.0, None, (ev,)),), "ascii", bytes_examined=n,
                          evidence=(ev,))  # fmt: skip
 
     # 5. UTF-8
-    if s.utf8.valid and s.utf8.multibyte and "UTF-8" in names:
+    if s.utf8.valid and s.utf8.multibyte and "UTF-8" in names and controls_ev is None:
         tail = s.utf8.truncated_tail
         detail = f"all {n:,} bytes valid UTF-8 with {s.utf8.multibyte:,} multi-byte characters"
         if tail:
             detail += f" (last {tail} bytes: a sequence cut off by the end of the input)"
         ev = Evidence("utf8", detail, float(s.utf8.multibyte))
-        return Detection((Candidate("UTF-8", STRUCTURAL_CONFIDENCE, None, (ev,)),), "text", bytes_examined=n,
-                         evidence=(ev,))  # fmt: skip
+        found = (ev,)
+        if decl is not None:
+            verdict = "agrees" if s.declared == "UTF-8" else "is contradicted: the bytes are valid UTF-8"
+            found += (_declaration_evidence(decl, s.declared, verdict),)
+        return Detection((Candidate("UTF-8", STRUCTURAL_CONFIDENCE, None, found),), "text", bytes_examined=n,
+                         evidence=found)  # fmt: skip
     # 3b (continued). UTF-16 without any zero byte and without a binary look: pure CJK text (every
     # code unit outside U+0000-U+00FF), or legacy CJK/8-bit text, which reads as scattered code points
     if not counts[0] and sum(counts[b] for b in _LINE_AND_SPACE) <= UTF16_MAX_SPACE_SHARE * n:
@@ -343,6 +394,7 @@ def _decide(s: _State) -> Detection:
     global_ev: list[Evidence] = []
     if s.utf8.error_at is not None:
         global_ev.append(Evidence("utf8", f"not UTF-8: invalid sequence at byte {s.utf8.error_at:,}"))
+    non_ascii = n - sum(counts[:128])
 
     # 7. validity filter
     # (encoding, validity detail): the Evidence is built only for candidates that reach the result
@@ -350,7 +402,14 @@ def _decide(s: _State) -> Detection:
     n_bytes = f"{n:,}"
     invalid_single = validity.single_byte_invalid(counts)
     for info in s.allowed:
-        if info.kind in ("utf8", "escape"):
+        if info.kind == "utf8":
+            if _partly_valid(s.utf8.errors, s.utf8.broken, s.utf8.multibyte) and (controls_ev is None):
+                s.partial[info.name] = tuple(s.utf8.errors)
+                survivors.append((info, f"valid UTF-8 but for {_errors_detail(s.utf8.errors)}"))
+            elif s.utf8.valid and controls_ev is not None:
+                survivors.append((info, f"all {n_bytes} bytes valid UTF-8"))
+            continue
+        if info.kind == "escape":
             continue
         if info.kind in ("single", "ebcdic"):
             if info.kind == "ebcdic" and not ebcdic_like:
@@ -367,6 +426,9 @@ def _decide(s: _State) -> Detection:
             if tail:
                 detail += f" (last {tail} bytes cut off by the end of the input)"
             survivors.append((info, detail))
+        elif v.partly_valid and _partly_valid(v.errors, v.broken, non_ascii):
+            s.partial[info.name] = tuple(v.errors)
+            survivors.append((info, f"valid in {info.name} but for {_errors_detail(v.errors)}"))
     if not survivors:
         return _binary(n, "no allowed encoding decodes every byte of the input", None, tuple(global_ev))
 
@@ -376,10 +438,65 @@ def _decide(s: _State) -> Detection:
     scores = [r[0] for r in ranked]
     confs = ambiguity.confidences(scores)
     amb = ambiguity.is_ambiguous(scores)
+    twin = None if amb else _twin(s, ranked[0][1], survivors)
+    punct_only = twin is not None
+    if twin is not None:  # two readings the evidence cannot separate: even odds
+        confs = [c * min(1.0, NOT_TEXT_CONFIDENCE / confs[0]) for c in confs]
+        for i, r in enumerate(ranked):
+            if r[1].name == twin:
+                confs[i] = confs[0]
+        global_ev.append(
+            Evidence(
+                "ambiguity",
+                f"{ranked[0][1].name} and {twin} read the same text but for "
+                + (
+                    "punctuation and symbols"
+                    if ranked[0][1].kind == "ebcdic"
+                    else "comma-below vs cedilla letters"
+                )
+                + ", which the evidence cannot tell apart",
+            )
+        )
+    if decl is not None:
+        global_ev.append(_declaration_finding(decl, s, survivors, ranked))
+    if controls_ev is not None:
+        ls = ranked[0][4]
+        if not _reads_as_text(ls):
+            return _binary(n, controls_ev[1], controls_ev[0])
+        global_ev.append(
+            Evidence(
+                "binary",
+                f"{controls_ev[1]}, but the rest reads as {ls.language} text "
+                f"({ls.known_share:.0%} of letters among its frequent characters): not binary",
+                controls_ev[0],
+            )
+        )
+    best_ls = ranked[0][4]
+    not_text = False
+    few_values = sum(1 for c in counts if c) <= FEW_BYTE_VALUES
+    if few_values or (best_ls.letters and not _reads_as_text(best_ls)):
+        scale = min(1.0, NOT_TEXT_CONFIDENCE / confs[0])
+        confs = [c * scale for c in confs]
+        not_text = True
+        global_ev.append(
+            Evidence(
+                "ambiguity",
+                f"no reading looks like text: the best reads as {best_ls.language} with "
+                f"{best_ls.known_share:.0%} of its letters among the language's frequent characters and "
+                f"{best_ls.loglik / max(best_ls.letters, 1):.1f} nats per letter"
+                + (f" (only {FEW_BYTE_VALUES} or fewer distinct byte values)" if few_values else ""),
+                best_ls.known_share,
+            )
+        )
     cands = tuple(
         Candidate(info.name, conf, lang, evs)
-        for (score, info, lang, evs), conf in zip(ranked, confs, strict=True)
+        for (score, info, lang, evs, _), conf in zip(ranked, confs, strict=True)
     )
+    if cands[0].encoding in s.partial:
+        errors = s.partial[cands[0].encoding]
+        global_ev.append(
+            Evidence("invalid", f"{cands[0].encoding}: {_errors_detail(list(errors))}", float(len(errors)))
+        )
     if amb:
         margin = scores[0] - scores[1]
         global_ev.append(
@@ -390,7 +507,154 @@ def _decide(s: _State) -> Detection:
                 margin,
             )
         )
-    return Detection(cands, "text", amb, None, n, tuple(global_ev))
+    return Detection(cands, "text", amb or not_text or punct_only, None, n, tuple(global_ev))
+
+
+#: declared labels of CPython codecs that the registry covers under another name (Microsoft's Big5
+#: variant is decoded by the WHATWG Big5 decoder, a superset)
+_DECLARED_ALIASES = {"cp950": "Big5", "ms950": "Big5", "windows-950": "Big5"}
+
+
+def _is_declared(s: _State, members: list[_Survivor]) -> bool:
+    """Whether the input's declaration names one of a group of identical readings."""
+    return s.declared is not None and any(info.name == s.declared for info, _ in members)
+
+
+def _declared_logp(s: _State, members: list[_Survivor]) -> float:
+    """:data:`DECLARATION_LOGP` for the declared group of readings, else 0 (pruning uses it too: a
+    declared reading must not be dropped before the declaration counts)."""
+    return DECLARATION_LOGP if _is_declared(s, members) else 0.0
+
+
+def _declaration(head: bytes) -> tuple[Declaration | None, str | None]:
+    """The input's first in-band declaration and the registry name of what it declares (None when
+    there is none, or the label names nothing the detector knows)."""
+    decl = find_declaration(head)
+    if decl is None:
+        return None, None
+    # a label the Encoding Standard does not know may still name a codec files are written in
+    # ("cp874", "cp950", "big5hkscs", "kz1048": XML parsers built on iconv accept them)
+    for name in (decl.encoding, decl.label, _DECLARED_ALIASES.get(decl.label.strip().lower())):
+        if name:
+            try:
+                return decl, canonical_name(name)
+            except UnknownEncodingError:
+                continue
+    return decl, None
+
+
+def _declaration_evidence(decl: Declaration, declared: str | None, verdict: str) -> Evidence:
+    """Evidence naming the declaration, its byte span and what became of it."""
+    named = declared or "an encoding the detector does not know"
+    detail = (
+        f"{decl.kind} declaration {decl.label!r} (bytes {decl.start:,}-{decl.end:,}) names {named}; {verdict}"
+    )
+    return Evidence("declaration", detail, float(decl.start))
+
+
+def _declaration_finding(decl: Declaration, s: _State, survivors: list[_Survivor], ranked: list) -> Evidence:
+    """What the bytes say about the declaration: agreed, outscored, or contradicted by an invalid byte."""
+    declared = s.declared
+    best = ranked[0][1].name
+    if declared is None:
+        return _declaration_evidence(decl, None, "not used")
+    if best == declared:
+        errors = s.partial.get(declared)
+        if errors:
+            return _declaration_evidence(decl, declared, f"agrees, but for {_errors_detail(list(errors))}")
+        return _declaration_evidence(decl, declared, "agrees: every byte decodes and the text reads best")
+    if not any(info.name == declared for info, _ in survivors):
+        v = s.validators.get(declared)
+        where = f" (first invalid byte at {v.error_at:,})" if v is not None and v.error_at is not None else ""
+        return _declaration_evidence(
+            decl, declared, f"contradicted: the bytes are not valid {declared}{where}"
+        )
+    margin = (
+        ranked[0][0] - next(r[0] for r in ranked if r[1].name == declared)
+        if any(r[1].name == declared for r in ranked)
+        else None
+    )
+    behind = f" by {margin:.0f} nats" if margin is not None else ""
+    return _declaration_evidence(decl, declared, f"contradicted: {best} reads as text better{behind}")
+
+
+#: letters that are the same letter in two spellings: Romanian s/t with comma below (ISO-8859-16) or
+#: with cedilla (windows-1250, ISO-8859-2: the only ones they have), on the same bytes
+_VARIANT_LETTERS = frozenset({("ș", "ş"), ("ț", "ţ"), ("Ș", "Ş"), ("Ț", "Ţ")})
+#: the code pages that put those letters on the same bytes
+_VARIANT_PAGES = frozenset({"ISO-8859-16", "windows-1250", "ISO-8859-2"})
+
+
+def _twin(s: _State, best: EncodingInfo, survivors: list[_Survivor]) -> str | None:
+    """Another code page whose reading differs from the best one's only where the evidence cannot
+    tell them apart (issue 12), or None:
+
+    - EBCDIC pages that read the same letters and differ only in punctuation and symbols (cp037 /
+      cp500 / cp1140 / cp273 put ``! | [ ] ^ ¬ ¢`` on different bytes): the letter-bigram model has no
+      real evidence about those marks;
+    - single-byte pages that differ only in Romanian s/t with comma below vs cedilla (ISO-8859-16 vs
+      windows-1250 / ISO-8859-2): both are Romanian as written, the bytes do not say which.
+
+    Compared over the first block of the input; a declaration in the input settles it instead.
+    """
+    if s.declared is not None or not (best.kind == "ebcdic" or best.name in _VARIANT_PAGES):
+        return None
+    pages = [
+        info
+        for info, _ in survivors
+        if info.name != best.name
+        and (info.kind == "ebcdic" if best.kind == "ebcdic" else info.name in _VARIANT_PAGES)
+    ]
+    if not pages:
+        return None
+    mine = best.decode(s.head, "replace")
+    for info in pages:
+        differ = False
+        for x, y in zip(mine, info.decode(s.head, "replace"), strict=True):
+            if x != y:
+                if best.kind == "ebcdic" and (x.isalnum() or y.isalnum()):
+                    break
+                if (
+                    best.kind == "single"
+                    and (x, y) not in _VARIANT_LETTERS
+                    and (y, x) not in _VARIANT_LETTERS
+                ):
+                    break
+                differ = True
+        else:
+            if differ:
+                return info.name
+    return None
+
+
+def _reads_as_text(ls: LanguageScore) -> bool:
+    """Whether a reading looks like real text (see :data:`READS_AS_TEXT_PER_LETTER`)."""
+    bar = READS_AS_TEXT_PER_LETTER_CJK if ls.language in _CJK_LANGUAGES else READS_AS_TEXT_PER_LETTER
+    return ls.letters > 0 and ls.loglik >= bar * ls.letters
+
+
+def _partly_valid(errors: list[int], broken: bool, non_ascii: int) -> bool:
+    """Whether a decoder that met ``errors`` invalid sequences still explains the input: at most
+    :data:`validity.MAX_ERRORS`, and at least :data:`PARTIAL_BYTES_PER_ERROR` non-ASCII bytes (or
+    characters) per error."""
+    return bool(errors) and not broken and non_ascii >= PARTIAL_BYTES_PER_ERROR * len(errors)
+
+
+def _errors_detail(errors: list[int]) -> str:
+    """ "2 invalid sequences, at bytes 1,024 and 5,000" (the first few offsets)."""
+    where = ", ".join(f"{e:,}" for e in errors[:4]) + (", ..." if len(errors) > 4 else "")
+    s = "s" if len(errors) > 1 else ""
+    return f"{len(errors)} invalid sequence{s}, at byte{s} {where}"
+
+
+def _ends_clean(v: validity.StreamValidator) -> bool:
+    """Whether an escape encoding's decoder accepts the end of the input (a ``~{`` that never closes
+    before a line break, or an unterminated sequence, is not HZ text: it is ASCII that mentions HZ)."""
+    try:
+        v.decoder.decode(b"", final=True)
+    except UnicodeError:
+        return False
+    return True
 
 
 def _single_byte_detail(n: int, info: EncodingInfo) -> str:
@@ -603,7 +867,7 @@ def _decode_for_scoring(info: EncodingInfo, data: bytes, at_end: bool) -> str:
 
 def _rank(
     s: _State, scorer: Scorer, survivors: list[_Survivor]
-) -> list[tuple[float, EncodingInfo, str | None, tuple[Evidence, ...]]]:
+) -> list[tuple[float, EncodingInfo, str | None, tuple[Evidence, ...], LanguageScore]]:
     uniform = any(not info.ascii_compatible for info, _ in survivors)
     if uniform:  # EBCDIC candidates: every byte matters, score the start of the input ...
         data = s.head[:SCORE_BYTES]
@@ -650,12 +914,19 @@ def _rank(
         # input to skip any, and a second call would cost more than it saves
         texts, scores = _score_bounded(s, scorer, groups, data, texts)
     if scores is None:
-        scores = scorer.score_many(texts, [_languages_of(groups[t]) for t in texts])
+        # (the declared reading is tried in as many languages as a short text: it is the one reading
+        # whose loss must not come from the unigram step missing its language)
+        k = top_languages(sum(len(t) for t in texts))
+        ks = [max(k, TOP_LANGUAGES_SHORT) if _is_declared(s, groups[t]) else k for t in texts]
+        scores = scorer.score_many(texts, [_languages_of(groups[t]) for t in texts], languages=ks)
     ranked = []
     boosted = priors.customary(s.tld)  # priors.tld_prior for every reading, the TLD parsed once
     given = " given ." + s.tld if s.tld else ""
     for text, ls in zip(texts, scores, strict=True):
         members = groups[text]
+        declared = _is_declared(s, members)
+        if declared:  # identical decodings: the one the file declares names the group
+            members = sorted(members, key=lambda m: m[0].name != s.declared)
         info, valid_ev = members[0]  # survivors are in registry (preference) order
         prior = priors.base_prior(info.name) + (priors.TLD_BOOST if info.name in boosted else 0.0)
         evs = [Evidence("validity", _single_byte_detail(s.total, info) if valid_ev is None else valid_ev)]
@@ -672,7 +943,18 @@ def _rank(
         if len(members) > 1:
             same = ", ".join(m[0].name for m in members[1:])
             evs.append(Evidence("validity", f"decodes the sample identically to: {same}"))
-        ranked.append((ls.loglik + prior, info, ls.language, tuple(evs)))
+        if declared:
+            prior += DECLARATION_LOGP
+            evs.append(
+                Evidence(
+                    "declaration", f"the input declares {info.name}; all its bytes decode", DECLARATION_LOGP
+                )
+            )
+        errors = s.partial.get(info.name)
+        if errors:
+            evs.append(Evidence("invalid", _errors_detail(list(errors)), float(len(errors))))
+            prior += PARTIAL_ERROR_LOGP * len(errors)
+        ranked.append((ls.loglik + prior, info, ls.language, tuple(evs), ls))
     ranked.sort(key=lambda r: -r[0])
     return ranked
 
@@ -707,7 +989,10 @@ def _prune(
         t[: len(prefix)] if single else _decode_for_scoring(info, prefix, False)
         for t, info, single in zip(texts, names, bytewise, strict=True)
     ]
-    prior = [priors.base_prior(i.name) + priors.tld_prior(i.name, s.tld) for i in names]
+    prior = [
+        priors.base_prior(i.name) + priors.tld_prior(i.name, s.tld) + _declared_logp(s, groups[t])
+        for i, t in zip(names, texts, strict=True)
+    ]
     single_idx = [i for i, single in enumerate(bytewise) if single]
     bound, first = _bound_first(
         scorer, names, keys, prior, np.bincount(np.frombuffer(prefix, np.uint8), minlength=256)
@@ -769,7 +1054,10 @@ def _score_bounded(
     keys = [_languages_of(groups[t]) for t in texts]
     total = sum(len(t) for t in texts)
     k = top_languages(total)
-    prior = [priors.base_prior(i.name) + priors.tld_prior(i.name, s.tld) for i in names]
+    prior = [
+        priors.base_prior(i.name) + priors.tld_prior(i.name, s.tld) + _declared_logp(s, groups[t])
+        for i, t in zip(names, texts, strict=True)
+    ]
     if total <= BOUNDED_ONE_CALL_CHARS:
         # every reading in one call: a reading the bound would have skipped is scored but not kept
         # (its score is at most its bound plus _BOUND_SLACK, so more than the margin behind the best),

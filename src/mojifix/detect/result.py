@@ -18,7 +18,9 @@ from typing import Any
 class Evidence:
     """One structured finding, e.g. kind="validity", detail="all 5,210 bytes valid in gb18030"."""
 
-    kind: str  # bom | binary | structure | ascii | utf8 | escape | validity | language | prior | ambiguity
+    # bom | binary | structure | ascii | utf8 | escape | validity | language | prior | ambiguity |
+    # declaration (an in-band label and its byte span; value = its offset) | invalid (value = count)
+    kind: str
     detail: str
     value: float | None = None
 

@@ -23,16 +23,35 @@ class Utf8Validator:
     decoder: codecs.IncrementalDecoder = field(default_factory=codecs.getincrementaldecoder("utf-8"))
     error_at: int | None = None
     multibyte: int = 0  # number of non-ASCII characters seen
+    #: offsets of invalid sequences, up to validity.MAX_ERRORS (then ``broken``): UTF-8 with a few
+    #: invalid bytes is still named UTF-8, with the errors as evidence
+    errors: list[int] = field(default_factory=list)
+    broken: bool = False
 
     def feed(self, block: bytes, offset: int) -> None:
-        if self.error_at is not None:
+        from mojifix.detect.validity import ERROR_SPACING, MAX_ERRORS
+
+        if self.broken:
             return
-        try:
-            text = self.decoder.decode(block, final=False)
-        except UnicodeDecodeError as exc:
-            self.error_at = offset + exc.start
-            return
-        if not block.isascii():
+        data, base = block, offset
+        while True:
+            try:
+                text = self.decoder.decode(data, final=False)
+                break
+            except UnicodeDecodeError as exc:
+                base += len(data) - len(exc.object)
+                at = base + exc.start
+                if self.error_at is None:
+                    self.error_at = at
+                self.errors.append(at)
+                if len(self.errors) > MAX_ERRORS or len(self.errors) * ERROR_SPACING > at:
+                    self.broken = True
+                    return
+                self.decoder.reset()
+                good = exc.object[: exc.start].decode("utf-8", "ignore")
+                self.multibyte += len(good) - len(good.encode("ascii", "ignore"))
+                data, base = exc.object[exc.end :], base + exc.end
+        if not data.isascii():
             self.multibyte += len(text) - len(text.encode("ascii", "ignore"))
 
     @property

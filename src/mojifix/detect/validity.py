@@ -10,7 +10,7 @@ input streams in; each stops at its first error and costs nothing after that.
 from __future__ import annotations
 
 import codecs
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
@@ -18,6 +18,8 @@ import numpy as np
 from mojifix.detect.encodings import REGISTRY, UNDEFINED, EncodingInfo
 
 __all__ = [
+    "ERROR_SPACING",
+    "MAX_ERRORS",
     "StreamValidator",
     "describe",
     "single_byte_invalid",
@@ -27,35 +29,75 @@ __all__ = [
 ]
 
 
+#: invalid sequences a multi-byte (CJK) decoder steps over before it gives up: one broken sequence in
+#: a long EUC-KR or GB18030 page must still name that encoding, with the errors as evidence, rather
+#: than an unrelated single-byte code page that happens to define every byte (issue 12). A file with
+#: more errors than this is not in that encoding, or too damaged to call it so. Not tuned on data.
+MAX_ERRORS = 8
+#: ... and only while the errors are at least this many bytes apart on average (counted from the
+#: start of the input): Latin text read by a CJK decoder fails within a few dozen bytes, and giving up
+#: there keeps the cost of the tolerance to long texts (the pipeline then asks for 100 non-ASCII bytes
+#: per error, pipeline.PARTIAL_BYTES_PER_ERROR). Not tuned on data.
+ERROR_SPACING = 100
+
+
 @dataclass(slots=True)
 class StreamValidator:
-    """Incremental strict decoding of one stateful/multi-byte encoding over the whole input."""
+    """Incremental strict decoding of one stateful/multi-byte encoding over the whole input.
+
+    ``error_at`` is the first invalid sequence. Multi-byte decoders resume after an invalid sequence
+    and record up to :data:`MAX_ERRORS` of them (``errors``: absolute offsets); one more and the
+    validator stops (``broken``). The others (UTF-16/32, escape encodings) stop at the first.
+    """
 
     info: EncodingInfo
     decoder: codecs.IncrementalDecoder
     error_at: int | None = None
     error_reason: str = ""
     four_byte: int = 0  # gb18030 four-byte sequences seen (GBK vs gb18030 naming)
+    errors: list[int] = field(default_factory=list)
+    broken: bool = False
 
     @classmethod
     def start(cls, info: EncodingInfo) -> StreamValidator:
         return cls(info, _decoder_class(info.pycodec)("strict"))
 
     def feed(self, block: bytes, offset: int) -> None:
-        if self.error_at is not None:
+        if self.broken:
             return
-        try:
-            self.decoder.decode(block, final=False)
-        except UnicodeDecodeError as exc:
-            self.error_at = offset + max(exc.start, 0)
-            self.error_reason = exc.reason
-        except UnicodeError as exc:  # ISO-2022 decoders raise plain errors on bad escapes
-            self.error_at = offset
-            self.error_reason = str(exc)
+        data, base = block, offset
+        while True:
+            try:
+                self.decoder.decode(data, final=False)
+                return
+            except UnicodeDecodeError as exc:
+                # (exc.object is what the decoder had pending followed by ``data``)
+                base += len(data) - len(exc.object)
+                at = base + max(exc.start, 0)
+                if self.error_at is None:
+                    self.error_at, self.error_reason = at, exc.reason
+                self.errors.append(at)
+                # errors closer together than ERROR_SPACING bytes on average: not this encoding
+                dense = len(self.errors) * ERROR_SPACING > at
+                if self.info.kind != "multi" or len(self.errors) > MAX_ERRORS or dense:
+                    self.broken = True
+                    return
+                self.decoder.reset()
+                data, base = exc.object[exc.end :], base + exc.end
+            except UnicodeError as exc:  # ISO-2022 decoders raise plain errors on bad escapes
+                if self.error_at is None:
+                    self.error_at, self.error_reason = offset, str(exc)
+                self.broken = True
+                return
 
     @property
     def valid(self) -> bool:
         return self.error_at is None
+
+    @property
+    def partly_valid(self) -> bool:
+        """Some invalid sequences, but at most :data:`MAX_ERRORS` (multi-byte encodings only)."""
+        return self.error_at is not None and not self.broken
 
 
 @cache

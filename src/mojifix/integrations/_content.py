@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from importlib import import_module
 from typing import TYPE_CHECKING
 
@@ -92,11 +93,26 @@ def body_kind(mime: MimeType | None) -> str:
 def transport_of(content_type: str | bytes | Sequence[str | bytes] | None) -> TransportCharset:
     """Fetch's "extract a MIME type" and "legacy extract an encoding" over every Content-Type value."""
     if content_type is None:
-        values: list[str] = []
+        values: tuple[str, ...] = ()
     elif isinstance(content_type, str | bytes | bytearray):
-        values = [_header_text(content_type)]
+        values = (_header_text(content_type),)
     else:
-        values = [_header_text(v) for v in content_type]
+        values = tuple(_header_text(v) for v in content_type)
+    if sum(map(len, values)) <= _TRANSPORT_MEMO_MAX_CHARS:
+        return _extract_remembered(values)
+    return legacy_extract_encoding(values)
+
+
+#: Distinct Content-Type header sets whose parse is remembered: a crawl repeats a handful of values
+#: ("text/html; charset=utf-8", ...) on every record (sized as sniff's own memo of single values).
+_TRANSPORT_MEMO_SIZE = 512
+#: Longer header sets are parsed every time (rare, and they would make the memo heavy).
+_TRANSPORT_MEMO_MAX_CHARS = 256
+
+
+@lru_cache(maxsize=_TRANSPORT_MEMO_SIZE)
+def _extract_remembered(values: tuple[str, ...]) -> TransportCharset:
+    """``legacy_extract_encoding``, remembered: its result is a frozen dataclass of immutable parts."""
     return legacy_extract_encoding(values)
 
 
@@ -117,16 +133,21 @@ def decode_body(
     url: str | None = None,
     override: str | None = None,
     fallback: str = "detect",
+    trust: str = "browser",
 ) -> DecodedHTML:
     """Decode a response body by the rules of its MIME type (see the module docstring).
 
     HTML (or no Content-Type) is :func:`mojifix.sniff.decode_html`; the result type is the same
-    ``DecodedHTML`` for every kind so pipelines store one shape.
+    ``DecodedHTML`` for every kind so pipelines store one shape. ``trust="evidence"`` lets the bytes
+    overrule a provably wrong declaration of an HTML body (:mod:`mojifix.sniff.evidence`); other kinds
+    follow their own rules either way.
     """
     if not isinstance(body, bytes | bytearray | memoryview):
         raise TypeError(f"decode_body() takes bytes, not {type(body).__name__}")
     transport = transport_of(content_type)
-    return decode_parsed(bytes(body), content_type, transport, url=url, override=override, fallback=fallback)
+    return decode_parsed(
+        bytes(body), content_type, transport, url=url, override=override, fallback=fallback, trust=trust
+    )
 
 
 def decode_parsed(
@@ -137,13 +158,14 @@ def decode_parsed(
     url: str | None = None,
     override: str | None = None,
     fallback: str = "detect",
+    trust: str = "browser",
 ) -> DecodedHTML:
     """:func:`decode_body` for a caller that already ran :func:`transport_of` (the WARC loop does)."""
     from mojifix.sniff import decode_html
 
     kind = body_kind(transport.mime_type)
     if kind == "html" or override is not None:
-        return decode_html(body, content_type, url=url, override=override, fallback=fallback)
+        return decode_html(body, content_type, url=url, override=override, fallback=fallback, trust=trust)
     return _NonHtml(body, transport, kind, url).decide()
 
 

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import islice
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit
@@ -196,10 +197,21 @@ def _per_mille(count: int, chars: int) -> float:
 
 
 def _host(uri: str | None) -> str:
+    """``urlsplit(uri).hostname`` ("" for none); a plain ``http(s)://name/...`` URI without the parser."""
+    if not uri:
+        return ""
+    simple = _PLAIN_HTTP_HOST.match(uri)
+    if simple is not None:
+        return simple.group(1).lower()  # what urlsplit gives: no userinfo, port, brackets or spaces here
     try:
-        return (urlsplit(uri).hostname or "") if uri else ""
+        return urlsplit(uri).hostname or ""
     except ValueError:
         return ""
+
+
+#: A URI whose host ``urlsplit`` would return as is (lowercased): letters, digits, dots and hyphens right
+#: after the scheme, ended by a path, query, fragment or the end (most URIs of a crawl).
+_PLAIN_HTTP_HOST = re.compile(r"https?://([A-Za-z0-9.-]+)(?=[/?#]|\Z)")
 
 
 # --- reading ---------------------------------------------------------------------------------------
@@ -295,33 +307,46 @@ def _fastwarc_records(data: IO[bytes] | bytes, *, detect_compression: bool = Fal
 
 
 def _from_fastwarc(rec: Any) -> HttpRecord:
-    headers = rec.headers
-    date = headers.get("WARC-Date")
+    items = rec.headers.items()
+    # the WARC header fields by lowercased name (names are case-insensitive); one call into FastWARC
+    # instead of one per field. A name given twice: FastWARC's own lookup decides, as before.
+    fields = {name.lower(): value for name, value in items}
+    headers = fields if len(fields) == len(items) else _FieldsOf(rec.headers)
     status: int | None = None
     http_headers: tuple[tuple[str, str], ...] = ()
+    record_type = _record_type_name(rec.record_type)
     if rec.is_http and rec.is_http_parsed:
-        status = rec.http_headers.status_code
-        http_headers = tuple(
-            (k.decode("latin-1"), v.decode("latin-1")) for k, v in rec.http_headers.items_bytes()
-        )
+        parsed = rec.http_headers
+        status = parsed.status_code
+        http_headers = tuple((k.decode("latin-1"), v.decode("latin-1")) for k, v in parsed.items_bytes())
+    wants_payload = (
+        status is not None
+        and record_type == "response"
+        and is_textual([v for k, v in http_headers if k.lower() == "content-type"] or None)
+    )
     return HttpRecord(
-        record_type=_record_type_name(rec.record_type),
-        uri=headers.get("WARC-Target-URI"),
+        record_type=record_type,
+        uri=headers.get("warc-target-uri"),
         record_id=rec.record_id,
-        date=date,
+        date=headers.get("warc-date"),
         status=status,
         headers=http_headers,
-        payload=rec.reader.read(_MAX_PAYLOAD_BYTES) if _wants_payload(rec, status) else b"",
-        truncated=headers.get("WARC-Truncated"),
+        # only text responses need their payload read (a video record's bytes never enter memory)
+        payload=rec.reader.read(_MAX_PAYLOAD_BYTES) if wants_payload else b"",
+        truncated=headers.get("warc-truncated"),
         content_length=rec.content_length,
     )
 
 
-def _wants_payload(rec: Any, status: int | None) -> bool:
-    """Only text responses need their payload read (a video record's bytes never enter memory)."""
-    if status is None or _record_type_name(rec.record_type) != "response":
-        return False
-    return is_textual(list(rec.http_headers.get_multiple("Content-Type")) or None)
+class _FieldsOf:
+    """FastWARC's header map looked up by lowercased name (its ``get`` ignores case)."""
+
+    def __init__(self, headers: Any) -> None:
+        self.headers = headers
+
+    def get(self, name: str) -> str | None:
+        value: str | None = self.headers.get(name)
+        return value
 
 
 def _record_type_name(record_type: Any) -> str:
@@ -436,23 +461,104 @@ def iter_http_records(
             errors.append(f"{path}: an ARC file; FastWARC reads WARC only (use --reader warcio)")
             return
         if is_gzip:
-            for member in _iter_gzip_members(stream, first):
-                if member.not_gzip:
-                    errors.append(
-                        f"{path}: bytes at offset {member.offset} are not gzip; the rest is ignored"
-                    )
-                    continue
-                if member.oversize and member.data.find(_RECORD_END + b"WARC/1.") >= 0:
-                    # several records in one huge member: stream them from its start with bounded memory
-                    stream.seek(member.offset)
-                    yield from _plain_records(stream, path, errors)
-                    return
-                records, problems = _parse_member(member.data, member.whole, member.oversize)
-                errors.extend(f"{path}: {p}" for p in problems)
-                yield from records
+            stream.seek(0)
+            yield from _gzip_records(stream, path, errors)
             return
         stream.seek(0)
         yield from _plain_records(stream, path, errors)
+
+
+class _NeedsMemberPath(Exception):
+    """A record the streaming reader leaves to the member-by-member path (over the member size limit)."""
+
+
+def _gzip_records(stream: IO[bytes], path: str | Path, errors: list[str]) -> Iterator[HttpRecord]:
+    """Records of a gzipped WARC: streamed through FastWARC's own iterator, one record behind; from the
+    first record it cannot vouch for, through the member-by-member path (``_member_records``) instead.
+
+    A record whose WARC Content-Length is wrong makes FastWARC fail on the next header (it reads the block
+    by the length it was told, into the next member), so holding each record back until the next one has
+    parsed means only records followed by a good header come from the stream. Corrupt data and bytes after
+    the last member make FastWARC fail too. The last record has no next header, and FastWARC ends quietly
+    inside a member cut off at the end of the file, so the last member is inflated and parsed on its own as
+    the member path would (``_last_member``). Anything else (including a record over ``_MAX_MEMBER_BYTES``)
+    hands over to the member path, which reads the file again, skips the records already yielded and
+    proves or repairs the rest as before. (Blind spot: a length too long by exactly the whole records
+    after it swallows them; only the member path would see that.)
+    """
+    from fastwarc.warc import ArchiveIterator, WarcRecordType
+
+    yielded = 0
+    pending: HttpRecord | None = None
+    last_offset = 0
+    try:
+        for rec in ArchiveIterator(
+            stream, parse_http=True, record_types=WarcRecordType.any_type, fsspec_args=False
+        ):
+            if rec.content_length >= _MAX_MEMBER_BYTES:
+                raise _NeedsMemberPath
+            record = _from_fastwarc(rec)
+            if pending is not None:
+                yield pending
+                yielded += 1
+            pending, last_offset = record, rec.stream_pos
+    except (OSError, _NeedsMemberPath):
+        pass
+    else:
+        if pending is None:
+            return
+        tail = _last_member(stream, last_offset)
+        if tail is not None:
+            records, problems = _parse_member(tail, True)
+            if len(records) == 1 and not problems:
+                yield records[0]
+                return
+    stream.seek(0)
+    yield from islice(_member_records(stream, path, errors), yielded, None)
+
+
+def _last_member(stream: IO[bytes], offset: int) -> bytes | None:
+    """The inflated gzip member at ``offset`` if it ends cleanly at the end of the file (and holds at most
+    ``_MAX_MEMBER_BYTES``), else None."""
+    stream.seek(offset)
+    data = stream.read(_READ_CHUNK)
+    if not data.startswith(_GZIP_MAGIC):
+        return None
+    inflater = zlib.decompressobj(wbits=31)
+    parts: list[bytes] = []
+    kept = 0
+    try:
+        while data:
+            part = inflater.decompress(data, _MAX_MEMBER_BYTES + 1 - kept)
+            parts.append(part)
+            kept += len(part)
+            if kept > _MAX_MEMBER_BYTES:
+                return None
+            if inflater.eof:
+                break
+            data = inflater.unconsumed_tail or stream.read(_READ_CHUNK)
+    except zlib.error:
+        return None
+    if not inflater.eof or inflater.unused_data or stream.read(1):
+        return None  # cut off, or more bytes after it
+    return b"".join(parts)
+
+
+def _member_records(stream: IO[bytes], path: str | Path, errors: list[str]) -> Iterator[HttpRecord]:
+    """Records of a gzipped WARC split into gzip members first, each record proved against its member (the
+    recovery path of ``_gzip_records``)."""
+    for member in _iter_gzip_members(stream, stream.read(_READ_CHUNK)):
+        if member.not_gzip:
+            errors.append(f"{path}: bytes at offset {member.offset} are not gzip; the rest is ignored")
+            continue
+        if member.oversize and member.data.find(_RECORD_END + b"WARC/1.") >= 0:
+            # several records in one huge member: stream them from its start with bounded memory
+            stream.seek(member.offset)
+            yield from _plain_records(stream, path, errors)
+            return
+        records, problems = _parse_member(member.data, member.whole, member.oversize)
+        errors.extend(f"{path}: {p}" for p in problems)
+        yield from records
 
 
 def _plain_records(stream: IO[bytes], path: str | Path, errors: list[str]) -> Iterator[HttpRecord]:
@@ -477,17 +583,19 @@ def _plain_records(stream: IO[bytes], path: str | Path, errors: list[str]) -> It
 # --- decoding ----------------------------------------------------------------------------------------
 
 
-def _content_decode(payload: bytes, record: HttpRecord) -> tuple[bytes | None, list[str]]:
-    """Undo Transfer-Encoding: chunked and Content-Encoding gzip/deflate; None when impossible."""
+def _content_decode(payload: bytes, transfer: str, coding: str) -> tuple[bytes | None, list[str]]:
+    """Undo Transfer-Encoding: chunked and Content-Encoding gzip/deflate; None when impossible.
+
+    ``transfer`` and ``coding``: the record's Transfer-Encoding and Content-Encoding values, each joined
+    with commas and lowercased ("" when absent)."""
     notes: list[str] = []
-    transfer = ",".join(record.header_values("Transfer-Encoding")).lower()
     if "chunked" in transfer:
         dechunked = _dechunk(payload)
         if dechunked is None:
             notes.append("chunked-undecodable")
         else:
             payload = dechunked
-    coding = ",".join(record.header_values("Content-Encoding")).strip().lower()
+    coding = coding.strip()
     if coding in ("", "identity"):
         return payload, notes
     if coding in ("gzip", "x-gzip", "deflate"):
@@ -546,17 +654,19 @@ def decode_records(
         if record.record_type != "response" or record.status is None:
             continue  # requests, revisits (no payload), metadata, warcinfo, non-HTTP resources
         summary.responses += 1
-        content_types = record.header_values("Content-Type")
+        content_types, transfer, coding = _body_headers(record.headers)
         transport = transport_of(content_types or None)
         kind = body_kind(transport.mime_type)
         if kind == "binary":
             summary.skipped_non_text += 1
             continue
-        body, notes = _content_decode(record.payload, record)
+        body, notes = _content_decode(record.payload, transfer, coding)
         if body is None:
             summary.skipped_undecodable += 1
             continue
-        decoded = decode_parsed(body, content_types or None, transport, url=record.uri, fallback=fallback)
+        # one value is passed as a str: decode_html remembers the parse of a single value
+        content_type = content_types[0] if len(content_types) == 1 else (content_types or None)
+        decoded = decode_parsed(body, content_type, transport, url=record.uri, fallback=fallback)
         row = WarcRow(
             uri=record.uri,
             record_id=record.record_id,
@@ -575,6 +685,23 @@ def decode_records(
         )
         summary.add_row(row)
         yield row
+
+
+def _body_headers(headers: tuple[tuple[str, str], ...]) -> tuple[list[str], str, str]:
+    """(Content-Type values, Transfer-Encoding and Content-Encoding values each joined with commas and
+    lowercased) in one pass over the headers: ``HttpRecord.header_values`` three times, in one."""
+    content_types: list[str] = []
+    transfer: list[str] = []
+    coding: list[str] = []
+    for name, value in headers:
+        lname = name.lower()
+        if lname == "content-type":
+            content_types.append(value)
+        elif lname == "transfer-encoding":
+            transfer.append(value)
+        elif lname == "content-encoding":
+            coding.append(value)
+    return content_types, ",".join(transfer).lower(), ",".join(coding).lower()
 
 
 def _iso_date(value: str | None) -> str | None:
@@ -624,10 +751,12 @@ def write_rows(
     suffix = output.suffix.lower()
     count = 0
     if suffix in (".jsonl", ".ndjson"):
+        encode = json.JSONEncoder(
+            ensure_ascii=False
+        ).encode  # json.dumps(..., ensure_ascii=False), built once
         with open(output, "w", encoding="utf-8", newline="\n") as out:
             for row in rows:
-                out.write(json.dumps(row.to_dict(), ensure_ascii=False))
-                out.write("\n")
+                out.write(encode(row.to_dict()) + "\n")
                 count += 1
         return count
     if suffix != ".parquet":

@@ -25,9 +25,12 @@ import json
 import math
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+
+from mojifix import _native
 
 __all__ = ["Score", "score", "score_text"]
 
@@ -43,12 +46,6 @@ _UNSEEN_P = 10**UNSEEN_CHAR
 _UNIGRAM_SHARE = 1 - BIGRAM_WEIGHT
 #: back-off probability of a word ending after any letter (words average ~5-10 letters, so ~0.1).
 _BOUNDARY_P = 0.1
-
-#: on texts longer than PRIMARY_SAMPLE_WORDS words, only the PRIMARY_CANDIDATES languages that best
-#: explain the first PRIMARY_SAMPLE_WORDS words are tried as primary language (a speed bound: on short
-#: texts every language is tried; 40 words decide the language of any corpus sentence).
-PRIMARY_SAMPLE_WORDS = 40
-PRIMARY_CANDIDATES = 8
 
 #: price of scoring one word in a language other than the text's primary one (log10). Three orders of
 #: magnitude: a foreign word has to be much better explained by its own language to be allowed to switch.
@@ -115,6 +112,26 @@ class _Language:
 class _Model:
     languages: dict[str, _Language]
     char_languages: dict[str, tuple[str, ...]]  # char -> languages listing it
+    #: the compiled scoring, every language's tables hashed in C, or None for the pure-Python path
+    compiled: _CompiledScoring | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _CompiledScoring:
+    """The compiled twins of ``_word_score`` and ``_primary_totals`` (``mojifix._kernels``)."""
+
+    word_scores: Callable[..., tuple[float, ...]]
+    primary_totals: Callable[[list[tuple[dict[str, float], float, float]], list[str | None]], list[float]]
+    tables: dict[str, object]  # language -> mojifix._kernels.LanguageTables
+
+    def scores(self, word: str, langs: Iterable[str]) -> dict[str, float]:
+        """``{lang: _word_score(word, that language)}``, computed in C (the same doubles)."""
+        names = tuple(langs)
+        tables = self.tables
+        values = self.word_scores(
+            word, tuple(tables[lang] for lang in names), _UNSEEN_P, _BOUNDARY_P, _UNIGRAM_SHARE, BIGRAM_WEIGHT
+        )
+        return dict(zip(names, values, strict=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +155,12 @@ def _model() -> _Model:
         languages[lang] = _Language(chars, pairs)
         for c in chars:
             owners.setdefault(c, []).append(lang)
-    return _Model(languages, {c: tuple(v) for c, v in owners.items()})
+    kernels = _native.kernels()
+    compiled = None
+    if kernels is not None:
+        tables = {lang: kernels.LanguageTables(t.chars, t.pairs) for lang, t in languages.items()}
+        compiled = _CompiledScoring(kernels.word_scores, kernels.primary_totals, tables)
+    return _Model(languages, {c: tuple(v) for c, v in owners.items()}, compiled)
 
 
 def _word_score(word: str, lang: _Language) -> float:
@@ -272,7 +294,10 @@ def score(text: str, memo: dict[str, dict[str, float]] | None = None) -> Score:
             langs: set[str] = set()
             for ch in low:
                 langs.update(model.char_languages.get(ch, ()))
-            scores = {lang: _word_score(low, model.languages[lang]) for lang in langs}
+            if model.compiled is not None:
+                scores = model.compiled.scores(low, langs)
+            else:
+                scores = {lang: _word_score(low, model.languages[lang]) for lang in langs}
             memo[low] = scores
         floor = UNSEEN_CHAR * len(low) - 1.0
         per_word.append((scores, floor, max(scores.values(), default=floor) - SWITCH_COST))
@@ -280,22 +305,27 @@ def score(text: str, memo: dict[str, dict[str, float]] | None = None) -> Score:
     best_lang: str | None = None
     best_total = -math.inf
     primaries: list[str | None] = sorted(candidates) or [None]
-    if len(per_word) > PRIMARY_SAMPLE_WORDS:
-        # long text: rank languages on the first words, then do the full pass for the best few only
-        sample = per_word[:PRIMARY_SAMPLE_WORDS]
+    totals_of = _primary_totals if model.compiled is None else model.compiled.primary_totals
+    for primary, acc in zip(primaries, totals_of(per_word, primaries), strict=True):
+        if acc > best_total:
+            best_total, best_lang = acc, primary
+    return Score(total + best_total, best_lang)
 
-        def _sample_total(lang: str | None) -> float:
-            return sum(max(sc.get(lang, fl), fo) for sc, fl, fo in sample)  # type: ignore[arg-type]
 
-        primaries = sorted(primaries, key=_sample_total, reverse=True)[:PRIMARY_CANDIDATES]
+def _primary_totals(
+    per_word: list[tuple[dict[str, float], float, float]], primaries: list[str | None]
+) -> list[float]:
+    """For each candidate primary language (None: none), the text's letters' total: per word, its score in
+    that language (its floor if the language lacks its letters) or the best foreign one, whichever is higher.
+    """
+    totals: list[float] = []
     for primary in primaries:
         acc = 0.0
         for scores, floor, foreign in per_word:
             own = scores.get(primary, floor) if primary else floor
             acc += own if own > foreign else foreign
-        if acc > best_total:
-            best_total, best_lang = acc, primary
-    return Score(total + best_total, best_lang)
+        totals.append(acc)
+    return totals
 
 
 def score_text(text: str) -> tuple[str | None, float]:

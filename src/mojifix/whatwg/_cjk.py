@@ -38,14 +38,20 @@ from array import array
 from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
+from types import ModuleType
 from typing import AnyStr
 
+from mojifix import _native
 from mojifix.errors import DecodeError, EncodeError
 from mojifix.whatwg._base import WhatwgCodec
 
 #: One exact decoder step: ``step(data, i, n) -> (text, j)``; ``text`` is None for a decoder error
 #: spanning ``data[i:j]``; decoding resumes at ``j`` (``i < j <= n``).
 Step = Callable[[bytes, int, int], "tuple[str | None, int]"]
+
+#: A compiled decoder bound to its tables: ``decoder(data, strict)`` -> the text, or in strict mode the
+#: (start, end) of the first decoder error (``mojifix._kernels``; see ``StatelessCjkCodec.compiled_decoder``).
+CompiledDecoder = Callable[[bytes, bool], "str | tuple[int, int]"]
 
 REPLACEMENT = "\ufffd"
 
@@ -712,6 +718,12 @@ class StatelessCjkCodec(WhatwgCodec):
         self._step: Step | None = None
         self._encode_table: dict[int, str] | None = None
         self._encode_plan: EncodePlan | None = None
+        kernels = _native.kernels()
+        self._kernels = kernels
+        #: the standard's decoder compiled (None when the kernels are not built or switched off)
+        self._compiled = None if kernels is None else self.compiled_decoder(kernels)
+        #: the encode table laid out for the compiled encoder, at first use (``compiled_encode_table``)
+        self._compiled_table: object | None = None
 
     # --- what each codec supplies -------------------------------------------------------------------
     def make_step(self) -> Step:
@@ -720,6 +732,10 @@ class StatelessCjkCodec(WhatwgCodec):
 
     def spec_chars(self) -> Container[str]:
         """Every character the standard's decoder can output for this encoding."""
+        raise NotImplementedError
+
+    def compiled_decoder(self, kernels: ModuleType) -> CompiledDecoder:
+        """The compiled twin of ``make_step``'s decoder, bound to this codec's indexes."""
         raise NotImplementedError
 
     def longer_prefixes(self) -> Iterable[bytes]:
@@ -804,11 +820,25 @@ class StatelessCjkCodec(WhatwgCodec):
         return text
 
     def decode(self, data: bytes, errors: str = "replace") -> str:
-        """The standard's decoder over all of ``data``, at C speed where CPython agrees."""
+        """The standard's decoder over all of ``data``: compiled, else at C speed where CPython agrees."""
         if data.__class__ is not bytes:
             data = as_bytes(data)
         if errors != "replace" and errors != "strict":
             raise ValueError(f"errors must be 'replace' or 'strict', not {errors!r}")
+        compiled = self._compiled
+        if compiled is None:
+            return self.decode_python(data, errors)
+        if data.isascii():
+            return data.decode("latin-1")  # every one of these decoders maps an ASCII byte to itself
+        result = compiled(data, errors == "strict")
+        if result.__class__ is str:
+            return result  # type: ignore[return-value]
+        start, end = result
+        raise DecodeError(self.name, data, start, end, error_reason(data, start, end, len(data)))
+
+    def decode_python(self, data: bytes, errors: str) -> str:
+        """The pure-Python path of ``decode`` (CPython's codec, the plan's fix-ups, exact steps): the
+        reference the compiled decoder is tested against."""
         plan = self._plan if self._plan is not None else self.plan
         if plan.ascii_is_identity and data.isascii():
             # either error mode: ASCII has no decoder error here (``FastPathPlan.ascii_is_identity``)
@@ -864,8 +894,39 @@ class StatelessCjkCodec(WhatwgCodec):
             )
         return self._encode_plan
 
+    def four_byte_ranges(self) -> bytes:
+        """gb18030's index ranges for the compiled encoder's four-byte sequences; none by default."""
+        return b""
+
+    def compiled_encode_table(self, kernels: ModuleType) -> object:
+        """``encode_table`` laid out in C (``mojifix._kernels.EncodeTable``), built at first use."""
+        if self._compiled_table is None:
+            self._compiled_table = kernels.EncodeTable(self.encode_table, self.four_byte_ranges())
+        return self._compiled_table
+
     def encode(self, text: str, errors: str = "strict") -> bytes:
         """The standard's encoder; ``errors="html"`` writes ``&#N;`` for what it cannot encode.
+
+        Compiled when the kernels are built: ``encode_char`` for every code point, in C, over the encode
+        table (a lone surrogate is U+FFFD in "html" mode); else ``encode_python``.
+        """
+        kernels = self._kernels
+        if kernels is None:
+            return self.encode_python(text, errors)
+        if not isinstance(text, str):
+            raise TypeError(f"encode() takes str, not {type(text).__name__}")
+        if errors not in ("strict", "html"):
+            raise ValueError(f"errors must be 'strict' or 'html', not {errors!r}")
+        table = (
+            self._compiled_table if self._compiled_table is not None else self.compiled_encode_table(kernels)
+        )
+        result = kernels.cjk_encode(text, table, errors == "html")
+        if result.__class__ is int:
+            raise encode_error(self.name, text, result)
+        return result  # type: ignore[no-any-return]
+
+    def encode_python(self, text: str, errors: str = "strict") -> bytes:
+        """The pure-Python path of ``encode``: the reference the compiled encoder is tested against.
 
         CPython's encoder does the work; its error handlers run the standard's encoder on what it
         cannot encode, and text with a character CPython encodes differently (``EncodePlan.wrong``)

@@ -8,8 +8,9 @@ sequences big5hkscs lacks and a few it maps differently; see docs/whatwg-cpython
 from __future__ import annotations
 
 from collections.abc import Container
+from types import ModuleType
 
-from mojifix.whatwg._cjk import StatelessCjkCodec, Step, encode_table_base
+from mojifix.whatwg._cjk import CompiledDecoder, StatelessCjkCodec, Step, encode_table_base
 from mojifix.whatwg._tables import INDEXES, NO_ENTRY
 
 __all__ = ["CODECS", "Big5"]
@@ -70,6 +71,10 @@ class Big5(StatelessCjkCodec):
 
     def make_step(self) -> Step:
         return make_step()
+
+    def compiled_decoder(self, kernels: ModuleType) -> CompiledDecoder:
+        index = INDEXES["big5"]
+        return lambda data, strict: kernels.big5_decode(data, strict, index)
 
     def spec_chars(self) -> Container[str]:
         return frozenset(INDEXES["big5"]) - {NO_ENTRY} | set(map(chr, range(0x80))) | {"\u0304", "\u030c"}

@@ -8,8 +8,9 @@ outputs only for such sequences are translated back; the rest go through the exa
 from __future__ import annotations
 
 from collections.abc import Container, Iterable
+from types import ModuleType
 
-from mojifix.whatwg._cjk import StatelessCjkCodec, Step, encode_table_base
+from mojifix.whatwg._cjk import CompiledDecoder, StatelessCjkCodec, Step, encode_table_base
 from mojifix.whatwg._tables import INDEXES, NO_ENTRY
 
 __all__ = ["CODECS", "EucJp"]
@@ -69,6 +70,10 @@ class EucJp(StatelessCjkCodec):
 
     def make_step(self) -> Step:
         return make_step()
+
+    def compiled_decoder(self, kernels: ModuleType) -> CompiledDecoder:
+        jis0208, jis0212 = INDEXES["jis0208"], INDEXES["jis0212"]
+        return lambda data, strict: kernels.euc_jp_decode(data, strict, jis0208, jis0212)
 
     def spec_chars(self) -> Container[str]:
         kana = {chr(c) for c in range(0xFF61, 0xFFA0)}

@@ -7,8 +7,9 @@ path is CPython's ``cp949``, see docs/whatwg-cpython-differences.md for the meas
 from __future__ import annotations
 
 from collections.abc import Container
+from types import ModuleType
 
-from mojifix.whatwg._cjk import StatelessCjkCodec, Step, encode_table_base
+from mojifix.whatwg._cjk import CompiledDecoder, StatelessCjkCodec, Step, encode_table_base
 from mojifix.whatwg._tables import INDEXES, NO_ENTRY
 
 __all__ = ["CODECS", "EucKr"]
@@ -49,6 +50,10 @@ class EucKr(StatelessCjkCodec):
 
     def make_step(self) -> Step:
         return make_step()
+
+    def compiled_decoder(self, kernels: ModuleType) -> CompiledDecoder:
+        index = INDEXES["euc-kr"]
+        return lambda data, strict: kernels.euc_kr_decode(data, strict, index)
 
     def spec_chars(self) -> Container[str]:
         return frozenset(INDEXES["euc-kr"]) - {NO_ENTRY} | set(map(chr, range(0x80)))

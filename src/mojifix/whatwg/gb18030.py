@@ -8,10 +8,12 @@ handler. See docs/whatwg-cpython-differences.md.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 from collections.abc import Container
+from types import ModuleType
 
-from mojifix.whatwg._cjk import UNENCODABLE, StatelessCjkCodec, Step
+from mojifix.whatwg._cjk import UNENCODABLE, CompiledDecoder, StatelessCjkCodec, Step
 from mojifix.whatwg._tables import INDEX_GB18030_RANGES, INDEXES, NO_ENTRY
 
 __all__ = ["CODECS", "Gb18030", "Gbk"]
@@ -74,6 +76,11 @@ def four_bytes(pointer: int) -> str:
     byte2, pointer = divmod(pointer, 10 * 126)
     byte3, byte4 = divmod(pointer, 10)
     return bytes((byte1 + 0x81, byte2 + 0x30, byte3 + 0x81, byte4 + 0x30)).decode("latin-1")
+
+
+def ranges_as_uint32() -> bytes:
+    """The index gb18030 ranges as the compiled kernels take them: (pointer, code point) pairs of uint32."""
+    return array("I", [number for pair in INDEX_GB18030_RANGES for number in pair]).tobytes()
 
 
 def make_step() -> Step:
@@ -145,6 +152,11 @@ class Gb18030(StatelessCjkCodec):
     def make_step(self) -> Step:
         return make_step()
 
+    def compiled_decoder(self, kernels: ModuleType) -> CompiledDecoder:
+        index = INDEXES["gb18030"]
+        ranges = ranges_as_uint32()
+        return lambda data, strict: kernels.gb18030_decode(data, strict, index, ranges)
+
     def spec_chars(self) -> Container[str]:
         return AllScalarValues()
 
@@ -169,6 +181,9 @@ class Gb18030(StatelessCjkCodec):
         for code_point in range(0x80, 0x100):
             table.setdefault(code_point, UNENCODABLE)
         return table
+
+    def four_byte_ranges(self) -> bytes:
+        return b"" if self.is_gbk else ranges_as_uint32()
 
     def encode_fallback(self, code_point: int) -> str | None:
         if self.is_gbk or code_point < 0x10000:  # step 8 (GBK) / BMP is all in the table

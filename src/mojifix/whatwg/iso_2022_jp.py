@@ -26,6 +26,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from mojifix import _native
 from mojifix.errors import DecodeError
 from mojifix.whatwg._base import WhatwgCodec
 from mojifix.whatwg._cjk import REPLACEMENT, as_bytes, char_class, encode_error
@@ -46,6 +47,8 @@ SMALL_SHAPE_CHECK_BYTES = 320
 _CPYTHON_DECODE = codecs.lookup("iso2022_jp").decode
 #: The four decoder modes that persist between items (spec: ISO-2022-JP decoder state).
 ASCII, ROMAN, KATAKANA, LEADING = "ASCII", "Roman", "katakana", "leading byte"
+#: The modes in the order of their numbers (the compiled decoder's and ``getstate``'s).
+MODES = (ASCII, ROMAN, KATAKANA, LEADING)
 #: Final bytes of the valid escape sequences (spec: ISO-2022-JP decoder, "escape", steps 3-6).
 ESCAPES = {b"(B": ASCII, b"(J": ROMAN, b"(I": KATAKANA, b"$@": LEADING, b"$B": LEADING}
 ESCAPE_SPLIT = re.compile(rb"(\x1b(?:\$[@B]|\([BJI]))")
@@ -106,6 +109,8 @@ class Iso2022Jp(WhatwgCodec):
 
     def __init__(self) -> None:
         self._euc_jp = EucJp()
+        #: the compiled state machine (None when the kernels are not built or switched off)
+        self._kernels = _native.kernels()
         self._jis0208: dict[int, int] | None = None
         self._cpython: tuple[dict[int, str], tuple[str, ...]] | None = None
         #: ``_cpython_plan``'s translate table as (CPython's character, the standard's) pairs, and every
@@ -126,7 +131,7 @@ class Iso2022Jp(WhatwgCodec):
         if data.isascii():
             if ESC not in data and SO not in data and SI not in data:
                 return data.decode("latin-1")  # ASCII state throughout: every byte is itself, no error
-            if (text := self._cpython_fast_ascii(data)) is not None:
+            if self._kernels is None and (text := self._cpython_fast_ascii(data)) is not None:
                 return text
         text, _, _ = self.decode_from(data, State(), True, errors)
         return text
@@ -203,7 +208,23 @@ class Iso2022Jp(WhatwgCodec):
         """Decode ``data`` from ``state``; returns (text, bytes consumed, state after them).
 
         With ``final`` false, a trailing partial escape sequence or jis0208 pair is left unconsumed.
+        The compiled state machine when it is built, else ``decode_from_python``.
         """
+        if self._kernels is None:
+            return self.decode_from_python(data, state, final, errors)
+        result = self._kernels.iso_2022_jp_decode(
+            data, MODES.index(state.mode), state.output, final, INDEXES["jis0208"], errors == "strict"
+        )
+        if len(result) == 2:  # strict mode's first decoder error
+            start, end = result
+            raise DecodeError(self.name, data, start, end, _reason(data, start, end, len(data)))
+        text, consumed, mode, output = result
+        return text, consumed, State(MODES[mode], bool(output))
+
+    def decode_from_python(
+        self, data: bytes, state: State, final: bool, errors: str
+    ) -> tuple[str, int, State]:
+        """``decode_from`` in pure Python (segments in bulk, else ``_exact``): the compiled reference."""
         fast = self._fast(data, state, final, errors == "strict")
         if fast is not None:
             return fast
@@ -338,6 +359,8 @@ class Iso2022Jp(WhatwgCodec):
                 output = True
                 i += 3
                 continue
+            if mode == LEADING and 0x21 <= byte <= 0x7E and i + 1 >= n and not final:
+                break  # half a pair: wait for its second byte (the state is as before it)
             output = False
             if mode == LEADING:
                 if not 0x21 <= byte <= 0x7E:
@@ -345,8 +368,6 @@ class Iso2022Jp(WhatwgCodec):
                     i += 1
                     continue
                 if i + 1 >= n:  # trailing byte at end-of-queue
-                    if not final:
-                        break
                     error(i, n)
                     i = n
                     continue
@@ -572,13 +593,11 @@ class Iso2022JpIncrementalDecoder(codecs.IncrementalDecoder):
         self.state = State()
 
     def getstate(self) -> tuple[bytes, int]:
-        modes = (ASCII, ROMAN, KATAKANA, LEADING)
-        return self.pending, modes.index(self.state.mode) * 2 + int(self.state.output)
+        return self.pending, MODES.index(self.state.mode) * 2 + int(self.state.output)
 
     def setstate(self, state: tuple[bytes, int]) -> None:
-        modes = (ASCII, ROMAN, KATAKANA, LEADING)
         self.pending = state[0]
-        self.state = State(modes[state[1] // 2], bool(state[1] % 2))
+        self.state = State(MODES[state[1] // 2], bool(state[1] % 2))
 
 
 def _plain_shape(data: bytes) -> bool:

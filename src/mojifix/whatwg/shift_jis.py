@@ -7,8 +7,9 @@ CPython's ``cp932``, see docs/whatwg-cpython-differences.md for the measured dif
 from __future__ import annotations
 
 from collections.abc import Container
+from types import ModuleType
 
-from mojifix.whatwg._cjk import StatelessCjkCodec, Step, encode_table_base
+from mojifix.whatwg._cjk import CompiledDecoder, StatelessCjkCodec, Step, encode_table_base
 from mojifix.whatwg._tables import INDEXES, NO_ENTRY
 
 __all__ = ["CODECS", "ShiftJis"]
@@ -62,6 +63,10 @@ class ShiftJis(StatelessCjkCodec):
 
     def make_step(self) -> Step:
         return make_step()
+
+    def compiled_decoder(self, kernels: ModuleType) -> CompiledDecoder:
+        index = INDEXES["jis0208"]
+        return lambda data, strict: kernels.shift_jis_decode(data, strict, index)
 
     def spec_chars(self) -> Container[str]:
         eudc = {chr(c) for c in range(0xE000, 0xE000 + EUDC_LAST - EUDC_FIRST + 1)}

@@ -1,0 +1,1335 @@
+/* mojifix._kernels: compiled twins of mojifix's pure-Python hot paths.
+ *
+ * Each function here has a readable pure-Python reference in the package (named in its docstring) and a
+ * differential test in tests/native/ proving identical output: same text, same error positions. The
+ * Python side (mojifix._native) decides which one runs; MOJIFIX_PURE_PYTHON=1 forces the reference.
+ *
+ * The WHATWG CJK decoders below are the Encoding Standard's byte-at-a-time decoders
+ * (https://encoding.spec.whatwg.org/#legacy-multi-byte-chinese-(simplified)-encodings and the sections
+ * after it), run over the standard's own indexes, passed in as the str constants of
+ * mojifix/whatwg/_tables.py (one character per pointer, U+FFFF for "no entry"). So they need no
+ * comparison with CPython's codecs and no plan built at first use: a new process runs at full speed.
+ * Comments name the spec's steps. The GIL is released while a long input is decoded.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The index's "no entry" marker (mojifix.whatwg._tables.NO_ENTRY). */
+#define NO_ENTRY 0xFFFF
+#define REPLACEMENT 0xFFFD
+/* Inputs at least this long are decoded with the GIL released; below, releasing and taking it again
+ * (about 0.1 us) would be a noticeable share of the call. Chosen as the size CPython's own codecs decode
+ * in about 10 us on the machine this was written on (CJK text, ~100 MB/s); not tuned on any data set. */
+#define RELEASE_GIL_BYTES 4096
+
+/* ---- an index: a str constant read without the GIL (the caller's reference keeps it alive) ---------- */
+
+typedef struct {
+    int kind;
+    const void *data;
+    Py_ssize_t size;
+} Index;
+
+static int
+index_from(PyObject *obj, Index *index)
+{
+    if (!PyUnicode_Check(obj)) {
+        PyErr_SetString(PyExc_TypeError, "an index must be a str (one character per pointer)");
+        return -1;
+    }
+    index->kind = PyUnicode_KIND(obj);
+    index->data = PyUnicode_DATA(obj);
+    index->size = PyUnicode_GET_LENGTH(obj);
+    return 0;
+}
+
+/* The index's code point at pointer, or NO_ENTRY when the pointer is past its end. */
+static inline Py_UCS4
+index_at(const Index *index, Py_ssize_t pointer)
+{
+    if (pointer < 0 || pointer >= index->size) {
+        return NO_ENTRY;
+    }
+    return PyUnicode_READ(index->kind, index->data, pointer);
+}
+
+/* ---- the decoded text: code points into a buffer, then one str ---------------------------------------- */
+
+typedef struct {
+    Py_UCS4 *buf;
+    Py_ssize_t len;
+    /* every code point emitted, OR-ed: below 0x80, 0x100, 0x10000 exactly when they all are, which is
+     * what choosing the str's kind needs (one OR per character instead of a compare and branch) */
+    Py_UCS4 bits;
+    /* strict mode: the first decoder error's byte span; start < 0 when none */
+    Py_ssize_t error_start, error_end;
+    int strict;
+} Output;
+
+static inline void
+emit(Output *out, Py_UCS4 cp)
+{
+    out->buf[out->len++] = cp;
+    out->bits |= cp;
+}
+
+/* A decoder error over data[start:end]: U+FFFD in replacement mode; in strict mode, remembered (the
+ * decoder then stops: returns 1). */
+static inline int
+error(Output *out, Py_ssize_t start, Py_ssize_t end)
+{
+    if (out->strict) {
+        out->error_start = start;
+        out->error_end = end;
+        return 1;
+    }
+    emit(out, REPLACEMENT);
+    return 0;
+}
+
+static int
+output_init(Output *out, Py_ssize_t n, int strict)
+{
+    /* every decoder here emits at most one code point per input byte (Big5's two-code-point pointers
+     * take two bytes), so n code points always fit */
+    out->buf = PyMem_RawMalloc(sizeof(Py_UCS4) * (size_t)(n > 0 ? n : 1));
+    if (out->buf == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    out->len = 0;
+    out->bits = 0;
+    out->error_start = out->error_end = -1;
+    out->strict = strict;
+    return 0;
+}
+
+/* The result object: the text, or (error start, error end) for strict mode's first error. Frees buf. */
+static PyObject *
+output_finish(Output *out)
+{
+    PyObject *result;
+    if (out->error_start >= 0) {
+        result = Py_BuildValue("(nn)", out->error_start, out->error_end);
+    }
+    else {
+        result = PyUnicode_New(out->len, out->bits > 0xFFFF ? 0x10FFFF : out->bits);
+        if (result != NULL) {
+            int kind = PyUnicode_KIND(result);
+            void *dest = PyUnicode_DATA(result);
+            if (kind == PyUnicode_4BYTE_KIND) {
+                memcpy(dest, out->buf, sizeof(Py_UCS4) * (size_t)out->len);
+            }
+            else if (kind == PyUnicode_2BYTE_KIND) {
+                Py_UCS2 *d = dest;
+                for (Py_ssize_t k = 0; k < out->len; k++) d[k] = (Py_UCS2)out->buf[k];
+            }
+            else {
+                Py_UCS1 *d = dest;
+                for (Py_ssize_t k = 0; k < out->len; k++) d[k] = (Py_UCS1)out->buf[k];
+            }
+        }
+    }
+    PyMem_RawFree(out->buf);
+    out->buf = NULL;
+    return result;
+}
+
+/* ---- byte classes: a trail byte's offset within its lead byte's row, -1 where it cannot be a trail -------
+ * (one look-up instead of two range tests joined by ||, a branch that mispredicts on real text, where the
+ * trail bytes fall in both ranges about equally). Filled once at import (trail_tables_init). */
+static int16_t BIG5_TRAIL[256];      /* spec: Big5 decoder, step 3 */
+static int16_t SHIFT_JIS_TRAIL[256]; /* spec: Shift_JIS decoder, step 3 */
+static int16_t GB18030_TRAIL[256];   /* spec: gb18030 decoder, step 5 (two bytes) */
+static int16_t EUC_KR_TRAIL[256];    /* spec: EUC-KR decoder, step 3 */
+
+static void
+trail_tables_init(void)
+{
+    for (int t = 0; t < 256; t++) {
+        BIG5_TRAIL[t] = (t >= 0x40 && t <= 0x7E) ? t - 0x40 : (t >= 0xA1 && t <= 0xFE) ? t - 0x62 : -1;
+        SHIFT_JIS_TRAIL[t] = (t >= 0x40 && t <= 0x7E) ? t - 0x40 : (t >= 0x80 && t <= 0xFC) ? t - 0x41 : -1;
+        GB18030_TRAIL[t] = (t >= 0x40 && t <= 0x7E) ? t - 0x40 : (t >= 0x80 && t <= 0xFE) ? t - 0x41 : -1;
+        EUC_KR_TRAIL[t] = (t >= 0x41 && t <= 0xFE) ? t - 0x41 : -1;
+    }
+}
+
+/* ---- the five stateless decoders (each back in its initial state after every item) --------------------- */
+
+typedef struct {
+    Index first, second;     /* the index (EUC-JP: jis0208, then jis0212) */
+    const uint32_t *ranges;  /* gb18030: (pointer offset, code point offset) pairs */
+    Py_ssize_t ranges_count;
+} Tables;
+
+typedef void (*Decoder)(const unsigned char *data, Py_ssize_t n, const Tables *tables, Output *out);
+
+/* Spec: gb18030 decoder's four-byte pointer bounds and "index gb18030 ranges code point". */
+#define GB18030_BMP_POINTER_LIMIT 39419
+#define GB18030_ASTRAL_POINTER_FIRST 189000
+#define GB18030_ASTRAL_POINTER_LAST 1237575
+#define GB18030_POINTER_E7C7 7457
+/* "no code point" from the ranges (not NO_ENTRY: the ranges do decode a pointer to U+FFFF) */
+#define NOT_A_CODE_POINT 0x110000
+
+static Py_UCS4
+gb18030_ranges_code_point(const Tables *tables, Py_ssize_t pointer)
+{
+    if ((pointer > GB18030_BMP_POINTER_LIMIT && pointer < GB18030_ASTRAL_POINTER_FIRST)
+        || pointer > GB18030_ASTRAL_POINTER_LAST) { /* step 1 */
+        return NOT_A_CODE_POINT;
+    }
+    if (pointer == GB18030_POINTER_E7C7) { /* step 2 */
+        return 0xE7C7;
+    }
+    /* step 3: the last range whose pointer offset is <= pointer (bisect_right - 1) */
+    Py_ssize_t lo = 0, hi = tables->ranges_count;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (tables->ranges[2 * mid] <= (uint32_t)pointer) {
+            lo = mid + 1;
+        }
+        else {
+            hi = mid;
+        }
+    }
+    Py_ssize_t k = lo - 1;
+    return tables->ranges[2 * k + 1] + (Py_UCS4)(pointer - tables->ranges[2 * k]); /* step 4 */
+}
+
+/* Spec: gb18030 decoder (the reference: mojifix.whatwg.gb18030.make_step). */
+static void
+decode_gb18030(const unsigned char *data, Py_ssize_t n, const Tables *tables, Output *result)
+{
+    /* a local copy, so its fields stay in registers (the buffer's stores could alias them) */
+    Output local = *result;
+    Output *out = &local;
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char byte = data[i];
+        if (byte < 0x80) { /* step 6 */
+            emit(out, byte);
+            i += 1;
+            continue;
+        }
+        if (byte == 0x80) { /* step 7 */
+            emit(out, 0x20AC);
+            i += 1;
+            continue;
+        }
+        if (byte == 0xFF) { /* step 9 */
+            if (error(out, i, i + 1)) goto done;
+            i += 1;
+            continue;
+        }
+        if (i + 1 >= n) { /* step 2: end-of-queue with first set */
+            error(out, i, n);
+            goto done;
+        }
+        unsigned char second = data[i + 1];
+        if (second >= 0x30 && second <= 0x39) { /* step 5.1: four bytes */
+            if (i + 2 >= n) {
+                error(out, i, n);
+                goto done;
+            }
+            unsigned char third = data[i + 2];
+            if (third < 0x81 || third > 0xFE) { /* step 4.2: restore second and third */
+                if (error(out, i, i + 1)) goto done;
+                i += 1;
+                continue;
+            }
+            if (i + 3 >= n) {
+                error(out, i, n);
+                goto done;
+            }
+            unsigned char fourth = data[i + 3];
+            if (fourth < 0x30 || fourth > 0x39) { /* step 3.1: restore three bytes */
+                if (error(out, i, i + 1)) goto done;
+                i += 1;
+                continue;
+            }
+            Py_ssize_t pointer = (Py_ssize_t)(byte - 0x81) * 12600 + (second - 0x30) * 1260
+                                 + (third - 0x81) * 10 + fourth - 0x30;
+            Py_UCS4 cp = gb18030_ranges_code_point(tables, pointer); /* steps 3.2-3.5 */
+            if (cp == NOT_A_CODE_POINT) {
+                if (error(out, i, i + 4)) goto done;
+            }
+            else {
+                emit(out, cp);
+            }
+            i += 4;
+            continue;
+        }
+        /* steps 5.2-5.10: two bytes */
+        int trail_offset = GB18030_TRAIL[second];
+        if (trail_offset >= 0) {
+            Py_UCS4 cp = index_at(&tables->first, (Py_ssize_t)(byte - 0x81) * 190 + trail_offset);
+            if (cp != NO_ENTRY) {
+                emit(out, cp);
+                i += 2;
+                continue;
+            }
+        }
+        Py_ssize_t next = second < 0x80 ? i + 1 : i + 2; /* an ASCII trail byte is restored */
+        if (error(out, i, next)) goto done;
+        i = next;
+    }
+done:
+    *result = local;
+}
+
+/* Spec: Big5 decoder, step 3.6: the pointers that decode to two code points. */
+static int
+big5_two_code_points(Py_ssize_t pointer, Py_UCS4 *first, Py_UCS4 *second)
+{
+    switch (pointer) {
+    case 1133: *first = 0x00CA; *second = 0x0304; return 1;
+    case 1135: *first = 0x00CA; *second = 0x030C; return 1;
+    case 1164: *first = 0x00EA; *second = 0x0304; return 1;
+    case 1166: *first = 0x00EA; *second = 0x030C; return 1;
+    default: return 0;
+    }
+}
+
+/* Spec: the Big5 and EUC-KR decoders, which share one shape (the references: mojifix.whatwg.big5.make_step
+ * and mojifix.whatwg.euc_kr.make_step): an ASCII byte is itself; a lead byte 0x81-0xFE and a trail byte
+ * give a pointer (lead - 0x81) * row + the trail's offset; no entry is an error that restores an ASCII
+ * trail byte. Big5 alone has pointers that decode to two code points (step 3.6). Inlined into each
+ * decoder with its constants. */
+static inline void
+decode_lead_trail(const unsigned char *data, Py_ssize_t n, const Tables *tables, Output *result,
+                  Py_ssize_t row, const int16_t *trail_offsets, int big5)
+{
+    /* a local copy, so its fields stay in registers (the buffer's stores could alias them) */
+    Output local = *result;
+    Output *out = &local;
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char byte = data[i];
+        if (byte < 0x80) { /* Big5 step 4, EUC-KR step 4 */
+            emit(out, byte);
+            i += 1;
+            continue;
+        }
+        if (byte < 0x81 || byte > 0xFE) { /* step 6 */
+            if (error(out, i, i + 1)) goto done;
+            i += 1;
+            continue;
+        }
+        if (i + 1 >= n) { /* step 1 */
+            error(out, i, n);
+            goto done;
+        }
+        unsigned char trail = data[i + 1]; /* step 3 */
+        int trail_offset = trail_offsets[trail];
+        if (trail_offset >= 0) {
+            Py_ssize_t pointer = (Py_ssize_t)(byte - 0x81) * row + trail_offset;
+            Py_UCS4 first, second;
+            if (big5 && (size_t)(pointer - 1133) <= 1166 - 1133
+                && big5_two_code_points(pointer, &first, &second)) {
+                emit(out, first);
+                emit(out, second);
+                i += 2;
+                continue;
+            }
+            Py_UCS4 cp = index_at(&tables->first, pointer);
+            if (cp != NO_ENTRY) {
+                emit(out, cp);
+                i += 2;
+                continue;
+            }
+        }
+        Py_ssize_t next = trail < 0x80 ? i + 1 : i + 2; /* Big5 step 3.9, EUC-KR 3.7: ASCII is restored */
+        if (error(out, i, next)) goto done;
+        i = next;
+    }
+done:
+    *result = local;
+}
+
+static void
+decode_big5(const unsigned char *data, Py_ssize_t n, const Tables *tables, Output *result)
+{
+    decode_lead_trail(data, n, tables, result, 157, BIG5_TRAIL, 1);
+}
+
+static void
+decode_euc_kr(const unsigned char *data, Py_ssize_t n, const Tables *tables, Output *result)
+{
+    decode_lead_trail(data, n, tables, result, 190, EUC_KR_TRAIL, 0);
+}
+
+/* EUC-JP decoder step 5.4's look-up, for jis0208 and jis0212 alike. */
+static inline Py_UCS4
+euc_jp_lookup(const Index *index, unsigned char leading, unsigned char byte)
+{
+    if (leading >= 0xA1 && leading <= 0xFE && byte >= 0xA1 && byte <= 0xFE) {
+        return index_at(index, (Py_ssize_t)(leading - 0xA1) * 94 + byte - 0xA1);
+    }
+    return NO_ENTRY;
+}
+
+/* Spec: EUC-JP decoder (the reference: mojifix.whatwg.euc_jp.make_step). */
+static void
+decode_euc_jp(const unsigned char *data, Py_ssize_t n, const Tables *tables, Output *result)
+{
+    /* a local copy, so its fields stay in registers (the buffer's stores could alias them) */
+    Output local = *result;
+    Output *out = &local;
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char byte = data[i];
+        if (byte < 0x80) { /* step 6 */
+            emit(out, byte);
+            i += 1;
+            continue;
+        }
+        if (!(byte == 0x8E || byte == 0x8F || (byte >= 0xA1 && byte <= 0xFE))) { /* step 8 */
+            if (error(out, i, i + 1)) goto done;
+            i += 1;
+            continue;
+        }
+        if (i + 1 >= n) { /* step 1 */
+            error(out, i, n);
+            goto done;
+        }
+        unsigned char second = data[i + 1];
+        if (byte == 0x8E && second >= 0xA1 && second <= 0xDF) { /* step 3: halfwidth katakana */
+            emit(out, 0xFF61 - 0xA1 + second);
+            i += 2;
+            continue;
+        }
+        if (byte == 0x8F && second >= 0xA1 && second <= 0xFE) { /* step 4: jis0212 */
+            if (i + 2 >= n) {
+                error(out, i, n);
+                goto done;
+            }
+            unsigned char third = data[i + 2];
+            Py_UCS4 cp = euc_jp_lookup(&tables->second, second, third);
+            if (cp != NO_ENTRY) {
+                emit(out, cp);
+                i += 3;
+                continue;
+            }
+            Py_ssize_t next = third < 0x80 ? i + 2 : i + 3; /* step 5.7: an ASCII byte is restored */
+            if (error(out, i, next)) goto done;
+            i = next;
+            continue;
+        }
+        Py_UCS4 cp = euc_jp_lookup(&tables->first, byte, second); /* step 5 */
+        if (cp != NO_ENTRY) {
+            emit(out, cp);
+            i += 2;
+            continue;
+        }
+        Py_ssize_t next = second < 0x80 ? i + 1 : i + 2;
+        if (error(out, i, next)) goto done;
+        i = next;
+    }
+done:
+    *result = local;
+}
+
+/* Spec: Shift_JIS decoder, step 3.7: pointers 8836-10715 are Windows EUDC, U+E000-U+E757. */
+#define SHIFT_JIS_EUDC_FIRST 8836
+#define SHIFT_JIS_EUDC_LAST 10715
+
+/* Spec: Shift_JIS decoder (the reference: mojifix.whatwg.shift_jis.make_step). */
+static void
+decode_shift_jis(const unsigned char *data, Py_ssize_t n, const Tables *tables, Output *result)
+{
+    /* a local copy, so its fields stay in registers (the buffer's stores could alias them) */
+    Output local = *result;
+    Output *out = &local;
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char byte = data[i];
+        if (byte <= 0x80) { /* step 4 */
+            emit(out, byte);
+            i += 1;
+            continue;
+        }
+        if (byte >= 0xA1 && byte <= 0xDF) { /* step 5: halfwidth katakana */
+            emit(out, 0xFF61 - 0xA1 + byte);
+            i += 1;
+            continue;
+        }
+        if (!((byte >= 0x81 && byte <= 0x9F) || (byte >= 0xE0 && byte <= 0xFC))) { /* step 7 */
+            if (error(out, i, i + 1)) goto done;
+            i += 1;
+            continue;
+        }
+        if (i + 1 >= n) { /* step 1 */
+            error(out, i, n);
+            goto done;
+        }
+        unsigned char trail = data[i + 1]; /* step 3 */
+        int trail_offset = SHIFT_JIS_TRAIL[trail];
+        if (trail_offset >= 0) {
+            Py_ssize_t leading_offset = byte < 0xA0 ? 0x81 : 0xC1;
+            Py_ssize_t pointer = (byte - leading_offset) * 188 + trail_offset;
+            if (pointer >= SHIFT_JIS_EUDC_FIRST && pointer <= SHIFT_JIS_EUDC_LAST) {
+                emit(out, (Py_UCS4)(0xE000 - SHIFT_JIS_EUDC_FIRST + pointer));
+                i += 2;
+                continue;
+            }
+            Py_UCS4 cp = index_at(&tables->first, pointer);
+            if (cp != NO_ENTRY) {
+                emit(out, cp);
+                i += 2;
+                continue;
+            }
+        }
+        Py_ssize_t next = trail < 0x80 ? i + 1 : i + 2; /* step 3.10: an ASCII byte is restored */
+        if (error(out, i, next)) goto done;
+        i = next;
+    }
+done:
+    *result = local;
+}
+
+/* Run one stateless decoder over a bytes-like object: the text, or (start, end) of strict's first error. */
+static PyObject *
+run_stateless(Decoder decoder, PyObject *data_obj, int strict, const Tables *tables)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(data_obj, &view, PyBUF_SIMPLE) < 0) {
+        return NULL;
+    }
+    Output out;
+    if (output_init(&out, view.len, strict) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    if (view.len >= RELEASE_GIL_BYTES) {
+        Py_BEGIN_ALLOW_THREADS
+        decoder(view.buf, view.len, tables, &out);
+        Py_END_ALLOW_THREADS
+    }
+    else {
+        decoder(view.buf, view.len, tables, &out);
+    }
+    PyBuffer_Release(&view);
+    return output_finish(&out);
+}
+
+#define STATELESS_DECODER(pyname, cname)                                                      \
+    static PyObject *pyname(PyObject *self, PyObject *args)                                              \
+    {                                                                                                    \
+        PyObject *data, *index;                                                                          \
+        int strict;                                                                                      \
+        Tables tables = {0};                                                                             \
+        if (!PyArg_ParseTuple(args, "OpU", &data, &strict, &index)) return NULL;                        \
+        if (index_from(index, &tables.first) < 0) return NULL;                                          \
+        return run_stateless(cname, data, strict, &tables);                                             \
+    }
+
+STATELESS_DECODER(py_big5_decode, decode_big5)
+STATELESS_DECODER(py_shift_jis_decode, decode_shift_jis)
+STATELESS_DECODER(py_euc_kr_decode, decode_euc_kr)
+
+static PyObject *
+py_euc_jp_decode(PyObject *self, PyObject *args)
+{
+    PyObject *data, *jis0208, *jis0212;
+    int strict;
+    Tables tables = {0};
+    if (!PyArg_ParseTuple(args, "OpUU", &data, &strict, &jis0208, &jis0212)) return NULL;
+    if (index_from(jis0208, &tables.first) < 0 || index_from(jis0212, &tables.second) < 0) return NULL;
+    return run_stateless(decode_euc_jp, data, strict, &tables);
+}
+
+static PyObject *
+py_gb18030_decode(PyObject *self, PyObject *args)
+{
+    PyObject *data, *index;
+    Py_buffer ranges;
+    int strict;
+    Tables tables = {0};
+    if (!PyArg_ParseTuple(args, "OpUy*", &data, &strict, &index, &ranges)) return NULL;
+    if (ranges.len % 8 != 0 || ranges.len == 0) {
+        PyBuffer_Release(&ranges);
+        PyErr_SetString(PyExc_ValueError, "ranges must be (pointer, code point) pairs of uint32");
+        return NULL;
+    }
+    if (index_from(index, &tables.first) < 0) {
+        PyBuffer_Release(&ranges);
+        return NULL;
+    }
+    tables.ranges = ranges.buf;
+    tables.ranges_count = ranges.len / 8;
+    PyObject *result = run_stateless(decode_gb18030, data, strict, &tables);
+    PyBuffer_Release(&ranges);
+    return result;
+}
+
+/* ---- ISO-2022-JP: a stateful decoder (mode and output flag persist between items) ---------------------- */
+
+/* The decoder's modes in mojifix.whatwg.iso_2022_jp's order (State.mode). */
+enum { ISO_ASCII = 0, ISO_ROMAN = 1, ISO_KATAKANA = 2, ISO_LEADING = 3 };
+#define ESC 0x1B
+
+/* The mode a valid escape sequence's two final bytes select, or -1 (spec: "escape", steps 3-6). */
+static inline int
+iso_escape_mode(unsigned char a, unsigned char b)
+{
+    if (a == 0x28) {
+        if (b == 0x42) return ISO_ASCII;
+        if (b == 0x4A) return ISO_ROMAN;
+        if (b == 0x49) return ISO_KATAKANA;
+    }
+    else if (a == 0x24 && (b == 0x40 || b == 0x42)) {
+        return ISO_LEADING;
+    }
+    return -1;
+}
+
+/* Spec: ISO-2022-JP decoder (the reference: mojifix.whatwg.iso_2022_jp.Iso2022Jp._exact, with the same
+ * split of the state machine: "escape start"/"escape" are read ahead, "trailing byte" with its lead). */
+static Py_ssize_t
+decode_iso_2022_jp(const unsigned char *data, Py_ssize_t n, const Index *jis0208, int *mode, int *output,
+                   int final, Output *out)
+{
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char byte = data[i];
+        if (byte == ESC) {
+            if (i + 1 >= n || ((data[i + 1] == 0x24 || data[i + 1] == 0x28) && i + 2 >= n)) {
+                if (!final) break;
+                *output = 0; /* escape at end-of-queue: error, back to the output state */
+                if (error(out, i, i + 1)) return i;
+                i += 1;
+                continue;
+            }
+            int introducer = data[i + 1] == 0x24 || data[i + 1] == 0x28; /* so i + 2 < n */
+            int new_mode = introducer ? iso_escape_mode(data[i + 1], data[i + 2]) : -1;
+            if (new_mode < 0) { /* escape start step 2 or escape step 8: restore, error */
+                *output = 0;
+                if (error(out, i, i + 1)) return i;
+                i += 1;
+                continue;
+            }
+            *mode = new_mode; /* escape step 7 */
+            if (*output) {
+                if (error(out, i, i + 3)) return i;
+            }
+            *output = 1;
+            i += 3;
+            continue;
+        }
+        if (*mode == ISO_LEADING && byte >= 0x21 && byte <= 0x7E && i + 1 >= n && !final) {
+            break; /* half a pair: wait for its second byte (the state is as before it) */
+        }
+        *output = 0;
+        if (*mode == ISO_LEADING) {
+            if (byte < 0x21 || byte > 0x7E) {
+                if (error(out, i, i + 1)) return i;
+                i += 1;
+                continue;
+            }
+            if (i + 1 >= n) { /* trailing byte at end-of-queue */
+                error(out, i, n);
+                return n;
+            }
+            unsigned char trail = data[i + 1];
+            if (trail == ESC) { /* trailing byte: ESC is an error, then escape start */
+                if (error(out, i, i + 2)) return i;
+                i += 1;
+                continue;
+            }
+            if (trail >= 0x21 && trail <= 0x7E) {
+                Py_UCS4 cp = index_at(jis0208, (Py_ssize_t)(byte - 0x21) * 94 + trail - 0x21);
+                if (cp == NO_ENTRY) {
+                    if (error(out, i, i + 2)) return i;
+                }
+                else {
+                    emit(out, cp);
+                }
+            }
+            else if (error(out, i, i + 2)) { /* "otherwise": the byte is consumed */
+                return i;
+            }
+            i += 2;
+            continue;
+        }
+        if (*mode == ISO_KATAKANA) {
+            if (byte >= 0x21 && byte <= 0x5F) {
+                emit(out, 0xFF61 - 0x21 + byte);
+            }
+            else if (error(out, i, i + 1)) {
+                return i;
+            }
+        }
+        else if (byte > 0x7F || byte == 0x0E || byte == 0x0F) {
+            if (error(out, i, i + 1)) return i;
+        }
+        else if (*mode == ISO_ROMAN && byte == 0x5C) {
+            emit(out, 0x00A5);
+        }
+        else if (*mode == ISO_ROMAN && byte == 0x7E) {
+            emit(out, 0x203E);
+        }
+        else {
+            emit(out, byte);
+        }
+        i += 1;
+    }
+    return i;
+}
+
+static PyObject *
+py_iso_2022_jp_decode(PyObject *self, PyObject *args)
+{
+    PyObject *data_obj, *index;
+    int mode, output, final, strict;
+    Index jis0208;
+    if (!PyArg_ParseTuple(args, "OippUp", &data_obj, &mode, &output, &final, &index, &strict)) return NULL;
+    if (mode < ISO_ASCII || mode > ISO_LEADING) {
+        PyErr_SetString(PyExc_ValueError, "mode must be 0-3 (ASCII, Roman, katakana, leading byte)");
+        return NULL;
+    }
+    if (index_from(index, &jis0208) < 0) return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(data_obj, &view, PyBUF_SIMPLE) < 0) return NULL;
+    Output out;
+    if (output_init(&out, view.len, strict) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    Py_ssize_t consumed;
+    if (view.len >= RELEASE_GIL_BYTES) {
+        Py_BEGIN_ALLOW_THREADS
+        consumed = decode_iso_2022_jp(view.buf, view.len, &jis0208, &mode, &output, final, &out);
+        Py_END_ALLOW_THREADS
+    }
+    else {
+        consumed = decode_iso_2022_jp(view.buf, view.len, &jis0208, &mode, &output, final, &out);
+    }
+    PyBuffer_Release(&view);
+    PyObject *text = output_finish(&out);
+    if (text == NULL || !PyUnicode_Check(text)) {
+        return text; /* NULL, or strict mode's (start, end) */
+    }
+    return Py_BuildValue("(Nnii)", text, consumed, mode, output);
+}
+
+/* ---- repair's word scores: a language's interpolated character-bigram model ----------------------------
+ *
+ * The reference is mojifix.repair._score._word_score: the log10 likelihood of a lower-cased word, with its
+ * boundaries, under one language's unigram and bigram tables. The tables are hashed here once per process
+ * (LanguageTables, built from the model's two dicts); the arithmetic is the reference's, operation for
+ * operation, so the results are the same doubles (the build turns off floating-point contraction). */
+
+/* A table's value: a probability (repair's tables) or packed encoder bytes (the CJK encoders'). */
+typedef union {
+    double p;
+    uint64_t bytes;
+} TableValue;
+
+typedef struct {
+    uint64_t *keys; /* key + 1; 0 marks an empty slot */
+    TableValue *values;
+    uint64_t mask;
+} HashTable;
+
+static inline uint64_t
+hash_key(uint64_t key)
+{
+    key ^= key >> 29;
+    key *= 0xBF58476D1CE4E5B9ULL;
+    key ^= key >> 32;
+    return key;
+}
+
+static int
+table_init(HashTable *table, Py_ssize_t count)
+{
+    uint64_t capacity = 16;
+    while (capacity < (uint64_t)count * 2) capacity <<= 1;
+    table->keys = PyMem_Calloc((size_t)capacity, sizeof(uint64_t));
+    table->values = PyMem_Calloc((size_t)capacity, sizeof(TableValue));
+    table->mask = capacity - 1;
+    if (table->keys == NULL || table->values == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void
+table_put(HashTable *table, uint64_t key, TableValue value)
+{
+    uint64_t slot = hash_key(key) & table->mask;
+    while (table->keys[slot] != 0 && table->keys[slot] != key + 1) slot = (slot + 1) & table->mask;
+    table->keys[slot] = key + 1;
+    table->values[slot] = value;
+}
+
+/* The value for key, or a zero value (and *found = 0) when it is absent. */
+static inline TableValue
+table_get(const HashTable *table, uint64_t key, int *found)
+{
+    uint64_t slot = hash_key(key) & table->mask;
+    for (;;) {
+        uint64_t stored = table->keys[slot];
+        if (stored == key + 1) {
+            *found = 1;
+            return table->values[slot];
+        }
+        if (stored == 0) {
+            *found = 0;
+            return (TableValue){.bytes = 0};
+        }
+        slot = (slot + 1) & table->mask;
+    }
+}
+
+/* A pair of code points as one key (21 bits each). */
+#define PAIR_KEY(a, b) (((uint64_t)(a) << 21) | (uint64_t)(b))
+
+typedef struct {
+    PyObject_HEAD
+    HashTable chars; /* code point -> P(char) */
+    HashTable pairs; /* PAIR_KEY(previous, char) -> P(char | previous); U+0020 marks a word boundary */
+} LanguageTables;
+
+/* Fill table from a dict whose keys are strings of `length` code points (other keys are never looked up
+ * by the reference either: it asks for one character, or a pair). */
+static int
+table_from_dict(HashTable *table, PyObject *dict, Py_ssize_t length)
+{
+    if (!PyDict_Check(dict)) {
+        PyErr_SetString(PyExc_TypeError, "LanguageTables takes two dicts (chars, pairs)");
+        return -1;
+    }
+    if (table_init(table, PyDict_GET_SIZE(dict)) < 0) return -1;
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(dict, &pos, &key, &value)) {
+        if (!PyUnicode_Check(key) || PyUnicode_GET_LENGTH(key) != length) continue;
+        double p = PyFloat_AsDouble(value);
+        if (p == -1.0 && PyErr_Occurred()) return -1;
+        uint64_t k = length == 1 ? PyUnicode_READ_CHAR(key, 0)
+                                 : PAIR_KEY(PyUnicode_READ_CHAR(key, 0), PyUnicode_READ_CHAR(key, 1));
+        table_put(table, k, (TableValue){.p = p});
+    }
+    return 0;
+}
+
+static void
+language_tables_dealloc(LanguageTables *self)
+{
+    PyMem_Free(self->chars.keys);
+    PyMem_Free(self->chars.values);
+    PyMem_Free(self->pairs.keys);
+    PyMem_Free(self->pairs.values);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+language_tables_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *chars, *pairs;
+    static char *keywords[] = {"chars", "pairs", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO", keywords, &chars, &pairs)) return NULL;
+    LanguageTables *self = (LanguageTables *)type->tp_alloc(type, 0);
+    if (self == NULL) return NULL;
+    if (table_from_dict(&self->chars, chars, 1) < 0 || table_from_dict(&self->pairs, pairs, 2) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+static PyTypeObject LanguageTablesType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "mojifix._kernels.LanguageTables",
+    .tp_doc = "LanguageTables(chars, pairs): one language's character and pair probabilities, hashed.\n\n"
+              "chars: {char: P(char)}; pairs: {'ab': P(b | a)} (' ' marks a word boundary), as\n"
+              "mojifix.repair._score._Language holds them.",
+    .tp_basicsize = sizeof(LanguageTables),
+    .tp_itemsize = 0,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = language_tables_new,
+    .tp_dealloc = (destructor)language_tables_dealloc,
+};
+
+/* Spec: mojifix.repair._score._word_score, for one language. */
+static double
+word_score(const LanguageTables *lang, int kind, const void *data, Py_ssize_t n, double unseen_p,
+           double boundary_p, double unigram_share, double bigram_weight)
+{
+    double total = 0.0;
+    Py_UCS4 prev = ' ';
+    for (Py_ssize_t k = 0; k <= n; k++) {
+        Py_UCS4 ch = k < n ? PyUnicode_READ(kind, data, k) : ' ';
+        int found;
+        double p;
+        if (ch != ' ') {
+            p = table_get(&lang->chars, ch, &found).p;
+            if (!found) p = unseen_p;
+        }
+        else {
+            p = boundary_p;
+        }
+        double uni = unigram_share * p;
+        double pair = table_get(&lang->pairs, PAIR_KEY(prev, ch), &found).p;
+        if (found) {
+            double weighted = bigram_weight * pair;
+            total += log10(weighted + uni);
+        }
+        else {
+            total += log10(uni);
+        }
+        prev = ch;
+    }
+    return total;
+}
+
+static PyObject *
+py_word_scores(PyObject *self, PyObject *args)
+{
+    PyObject *word, *languages;
+    double unseen_p, boundary_p, unigram_share, bigram_weight;
+    if (!PyArg_ParseTuple(args, "UO!dddd", &word, &PyTuple_Type, &languages, &unseen_p, &boundary_p,
+                          &unigram_share, &bigram_weight)) {
+        return NULL;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(languages);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        if (!PyObject_TypeCheck(PyTuple_GET_ITEM(languages, k), &LanguageTablesType)) {
+            PyErr_SetString(PyExc_TypeError, "languages must be a tuple of LanguageTables");
+            return NULL;
+        }
+    }
+    PyObject *result = PyTuple_New(count);
+    if (result == NULL) return NULL;
+    int kind = PyUnicode_KIND(word);
+    const void *data = PyUnicode_DATA(word);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(word);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        const LanguageTables *lang = (const LanguageTables *)PyTuple_GET_ITEM(languages, k);
+        PyObject *value = PyFloat_FromDouble(
+            word_score(lang, kind, data, n, unseen_p, boundary_p, unigram_share, bigram_weight));
+        if (value == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(result, k, value);
+    }
+    return result;
+}
+
+/* Spec: the primary-language loop of mojifix.repair._score.score: for each candidate primary language,
+ * the sum over words of max(own, foreign), where own is the word's score in that language (its floor when
+ * the language does not know the word's letters, or when the primary is None) and foreign the best score
+ * in another language minus the switch cost. Same additions in the same order as the reference. */
+static PyObject *
+py_primary_totals(PyObject *self, PyObject *args)
+{
+    PyObject *per_word, *primaries;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &per_word, &PyList_Type, &primaries)) return NULL;
+    Py_ssize_t words = PyList_GET_SIZE(per_word);
+    Py_ssize_t count = PyList_GET_SIZE(primaries);
+    PyObject **dicts = PyMem_Malloc(sizeof(PyObject *) * (size_t)(words > 0 ? words : 1));
+    double *floors = PyMem_Malloc(sizeof(double) * (size_t)(words > 0 ? words : 1) * 2);
+    PyObject *result = NULL;
+    if (dicts == NULL || floors == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t w = 0; w < words; w++) {
+        PyObject *item = PyList_GET_ITEM(per_word, w);
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 3 || !PyDict_Check(PyTuple_GET_ITEM(item, 0))) {
+            PyErr_SetString(PyExc_TypeError, "per_word items must be (dict, floor, foreign) tuples");
+            goto done;
+        }
+        dicts[w] = PyTuple_GET_ITEM(item, 0);
+        floors[2 * w] = PyFloat_AsDouble(PyTuple_GET_ITEM(item, 1));
+        floors[2 * w + 1] = PyFloat_AsDouble(PyTuple_GET_ITEM(item, 2));
+        if (PyErr_Occurred()) goto done;
+    }
+    result = PyList_New(count);
+    if (result == NULL) goto done;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *primary = PyList_GET_ITEM(primaries, k);
+        double acc = 0.0;
+        for (Py_ssize_t w = 0; w < words; w++) {
+            double own = floors[2 * w], foreign = floors[2 * w + 1];
+            if (primary != Py_None) {
+                PyObject *value = PyDict_GetItemWithError(dicts[w], primary);
+                if (value != NULL) {
+                    own = PyFloat_AsDouble(value);
+                }
+                if (PyErr_Occurred()) {
+                    Py_CLEAR(result);
+                    goto done;
+                }
+            }
+            acc += own > foreign ? own : foreign;
+        }
+        PyObject *total = PyFloat_FromDouble(acc);
+        if (total == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, k, total);
+    }
+done:
+    PyMem_Free(dicts);
+    PyMem_Free(floors);
+    return result;
+}
+
+/* ---- the CJK encoders (gb18030/GBK, Big5, EUC-JP, Shift_JIS, EUC-KR) ----------------------------------
+ *
+ * The reference is mojifix.whatwg._cjk.StatelessCjkCodec.encode_char: every non-ASCII code point the
+ * encoder can encode is looked up in the codec's encode table (make_encode_table, built from the standard's
+ * index by the Python code, hashed here once); gb18030 computes its supplementary-plane four-byte
+ * sequences from the index gb18030 ranges (encode_fallback). "html" mode writes &#N; for what cannot be
+ * encoded and reads a lone surrogate as U+FFFD first (a USVString), as the Python encoder does. */
+
+/* packed encoder bytes: the count in bits 32-39, the bytes big-endian below; count 0 = unencodable */
+#define PACK_COUNT(v) ((int)((v) >> 32))
+#define BMP_SIZE 0x10000
+
+typedef struct {
+    PyObject_HEAD
+    /* the BMP directly (one look-up, no hashing; CPython's own encoders index their tables the same way):
+     * the bytes big-endian and their count (0 = unencodable) */
+    uint32_t *bmp_bytes;
+    uint8_t *bmp_count;
+    HashTable astral; /* supplementary code points of the table -> packed bytes */
+    uint32_t *ranges; /* gb18030: (pointer offset, code point offset) pairs, or NULL */
+    Py_ssize_t ranges_count;
+} EncodeTable;
+
+static void
+encode_table_dealloc(EncodeTable *self)
+{
+    PyMem_Free(self->bmp_bytes);
+    PyMem_Free(self->bmp_count);
+    PyMem_Free(self->astral.keys);
+    PyMem_Free(self->astral.values);
+    PyMem_Free(self->ranges);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+encode_table_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *table;
+    Py_buffer ranges = {0};
+    static char *keywords[] = {"table", "ranges", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!|y*", keywords, &PyDict_Type, &table, &ranges)) {
+        return NULL;
+    }
+    EncodeTable *self = (EncodeTable *)type->tp_alloc(type, 0);
+    if (self == NULL) goto fail;
+    if (ranges.buf != NULL && ranges.len > 0) {
+        if (ranges.len % 8 != 0) {
+            PyErr_SetString(PyExc_ValueError, "ranges must be (pointer, code point) pairs of uint32");
+            goto fail;
+        }
+        self->ranges = PyMem_Malloc((size_t)ranges.len);
+        if (self->ranges == NULL) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        memcpy(self->ranges, ranges.buf, (size_t)ranges.len);
+        self->ranges_count = ranges.len / 8;
+    }
+    self->bmp_bytes = PyMem_Calloc(BMP_SIZE, sizeof(uint32_t));
+    self->bmp_count = PyMem_Calloc(BMP_SIZE, sizeof(uint8_t));
+    if (self->bmp_bytes == NULL || self->bmp_count == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    PyObject *key, *value;
+    Py_ssize_t pos = 0, astral_count = 0;
+    while (PyDict_Next(table, &pos, &key, &value)) { /* size the supplementary planes' table */
+        long cp = PyLong_AsLong(key);
+        if (cp == -1 && PyErr_Occurred()) goto fail;
+        astral_count += cp >= BMP_SIZE;
+    }
+    if (table_init(&self->astral, astral_count) < 0) goto fail;
+    pos = 0;
+    while (PyDict_Next(table, &pos, &key, &value)) {
+        long cp = PyLong_AsLong(key);
+        if (cp == -1 && PyErr_Occurred()) goto fail;
+        if (cp < 0 || cp > 0x10FFFF || !PyUnicode_Check(value) || PyUnicode_GET_LENGTH(value) > 4) {
+            PyErr_SetString(PyExc_ValueError, "table: code point -> latin-1 string of 1-4 bytes");
+            goto fail;
+        }
+        uint64_t packed = 0;
+        Py_ssize_t count = PyUnicode_GET_LENGTH(value);
+        int unencodable = count == 1 && PyUnicode_READ_CHAR(value, 0) == 0xFFFF; /* _cjk.UNENCODABLE */
+        if (!unencodable) {
+            for (Py_ssize_t k = 0; k < count; k++) {
+                Py_UCS4 b = PyUnicode_READ_CHAR(value, k);
+                if (b > 0xFF) {
+                    PyErr_SetString(PyExc_ValueError, "table: code point -> latin-1 string of 1-4 bytes");
+                    goto fail;
+                }
+                packed = (packed << 8) | b;
+            }
+            packed |= (uint64_t)count << 32;
+        }
+        if (cp < BMP_SIZE) {
+            self->bmp_bytes[cp] = (uint32_t)packed;
+            self->bmp_count[cp] = (uint8_t)PACK_COUNT(packed);
+            continue;
+        }
+        table_put(&self->astral, (uint64_t)cp, (TableValue){.bytes = packed});
+    }
+    PyBuffer_Release(&ranges);
+    return (PyObject *)self;
+fail:
+    PyBuffer_Release(&ranges);
+    Py_XDECREF(self);
+    return NULL;
+}
+
+static PyTypeObject EncodeTableType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "mojifix._kernels.EncodeTable",
+    .tp_doc = "EncodeTable(table, ranges=b''): a CJK encoder's table, laid out for the compiled encoder.\n\n"
+              "table: {code point: its bytes as a latin-1 str, or U+FFFF for unencodable}, as\n"
+              "StatelessCjkCodec.encode_table holds it; ranges: gb18030's index ranges as uint32\n"
+              "(pointer, code point) pairs, for its four-byte supplementary-plane sequences.",
+    .tp_basicsize = sizeof(EncodeTable),
+    .tp_itemsize = 0,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = encode_table_new,
+    .tp_dealloc = (destructor)encode_table_dealloc,
+};
+
+/* Spec: gb18030 encoder steps 10-17 for a supplementary code point: the index gb18030 ranges pointer,
+ * then four bytes (the reference: mojifix.whatwg.gb18030.ranges_pointer and four_bytes). */
+static uint64_t
+gb18030_four_bytes(const EncodeTable *table, Py_UCS4 cp)
+{
+    Py_ssize_t lo = 0, hi = table->ranges_count;
+    while (lo < hi) { /* the last range whose code point offset is <= cp */
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (table->ranges[2 * mid + 1] <= cp) {
+            lo = mid + 1;
+        }
+        else {
+            hi = mid;
+        }
+    }
+    Py_ssize_t k = lo - 1;
+    uint64_t pointer = table->ranges[2 * k] + (uint64_t)(cp - table->ranges[2 * k + 1]);
+    uint64_t b1 = pointer / 12600, b2 = pointer % 12600 / 1260, b3 = pointer % 1260 / 10, b4 = pointer % 10;
+    return (4ULL << 32) | ((b1 + 0x81) << 24) | ((b2 + 0x30) << 16) | ((b3 + 0x81) << 8) | (b4 + 0x30);
+}
+
+/* The packed bytes of a supplementary code point (count 0: unencodable). */
+static uint64_t
+encode_astral(const EncodeTable *table, Py_UCS4 cp)
+{
+    int found;
+    uint64_t packed = table_get(&table->astral, cp, &found).bytes;
+    if (!found) {
+        packed = table->ranges != NULL ? gb18030_four_bytes(table, cp) : 0;
+    }
+    return packed;
+}
+
+typedef struct {
+    unsigned char *buf;
+    Py_ssize_t len, capacity;
+} Bytes;
+
+/* Room for `more` bytes (0 on success). */
+static int
+bytes_reserve(Bytes *out, Py_ssize_t more)
+{
+    if (out->len + more <= out->capacity) return 0;
+    Py_ssize_t capacity = out->capacity * 2 + more;
+    unsigned char *buf = PyMem_RawRealloc(out->buf, (size_t)capacity);
+    if (buf == NULL) return -1;
+    out->buf = buf;
+    out->capacity = capacity;
+    return 0;
+}
+
+/* The most bytes one code point takes: four, or "&#1114111;" in html mode. */
+#define MAX_ENCODED 4
+#define MAX_REFERENCE 10
+
+/* Encode (the buffer holds MAX_ENCODED bytes per code point to start with); returns -1 when done, the
+ * index of strict mode's first unencodable code point, or -2 when out of memory. Inlined per string kind,
+ * so the loop reads the text without a switch. */
+static inline Py_ssize_t
+cjk_encode(const EncodeTable *table, int kind, const void *data, Py_ssize_t n, int html, Bytes *out)
+{
+    unsigned char *buf = out->buf;
+    Py_ssize_t len = out->len;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 cp = PyUnicode_READ(kind, data, i);
+        if (cp < 0x80) {
+            buf[len++] = (unsigned char)cp;
+            continue;
+        }
+        if (cp >= 0xD800 && cp <= 0xDFFF) {
+            if (!html) return i; /* not a scalar value */
+            cp = 0xFFFD;         /* a USVString has U+FFFD there */
+        }
+        uint32_t bytes;
+        int count;
+        if (cp < BMP_SIZE) {
+            bytes = table->bmp_bytes[cp];
+            count = table->bmp_count[cp];
+        }
+        else {
+            uint64_t packed = encode_astral(table, cp);
+            bytes = (uint32_t)packed;
+            count = PACK_COUNT(packed);
+        }
+        switch (count) {
+        case 4: buf[len++] = (unsigned char)(bytes >> 24); /* fall through */
+        case 3: buf[len++] = (unsigned char)(bytes >> 16); /* fall through */
+        case 2: buf[len++] = (unsigned char)(bytes >> 8);  /* fall through */
+        case 1: buf[len++] = (unsigned char)bytes; continue;
+        default: break;
+        }
+        if (!html) return i;
+        out->len = len;
+        if (bytes_reserve(out, MAX_REFERENCE + MAX_ENCODED * (n - i)) < 0) return -2;
+        buf = out->buf;
+        len += sprintf((char *)buf + len, "&#%u;", (unsigned)cp);
+    }
+    out->len = len;
+    return -1;
+}
+
+static Py_ssize_t
+cjk_encode_any_kind(const EncodeTable *table, int kind, const void *data, Py_ssize_t n, int html, Bytes *out)
+{
+    switch (kind) {
+    case PyUnicode_1BYTE_KIND: return cjk_encode(table, PyUnicode_1BYTE_KIND, data, n, html, out);
+    case PyUnicode_2BYTE_KIND: return cjk_encode(table, PyUnicode_2BYTE_KIND, data, n, html, out);
+    default: return cjk_encode(table, PyUnicode_4BYTE_KIND, data, n, html, out);
+    }
+}
+
+static PyObject *
+py_cjk_encode(PyObject *self, PyObject *args)
+{
+    PyObject *text, *table;
+    int html;
+    if (!PyArg_ParseTuple(args, "UO!p", &text, &EncodeTableType, &table, &html)) return NULL;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    Py_ssize_t capacity = MAX_ENCODED * n + 16;
+    Bytes out = {PyMem_RawMalloc((size_t)capacity), 0, capacity};
+    if (out.buf == NULL) return PyErr_NoMemory();
+    Py_ssize_t stop;
+    if (n >= RELEASE_GIL_BYTES) {
+        Py_BEGIN_ALLOW_THREADS
+        stop = cjk_encode_any_kind((const EncodeTable *)table, kind, data, n, html, &out);
+        Py_END_ALLOW_THREADS
+    }
+    else {
+        stop = cjk_encode_any_kind((const EncodeTable *)table, kind, data, n, html, &out);
+    }
+    PyObject *result;
+    if (stop == -2) {
+        result = PyErr_NoMemory();
+    }
+    else if (stop >= 0) {
+        result = PyLong_FromSsize_t(stop);
+    }
+    else {
+        result = PyBytes_FromStringAndSize((const char *)out.buf, out.len);
+    }
+    PyMem_RawFree(out.buf);
+    return result;
+}
+
+/* ---- module ---------------------------------------------------------------------------------------------- */
+
+static PyMethodDef methods[] = {
+    {"gb18030_decode", py_gb18030_decode, METH_VARARGS,
+     "gb18030_decode(data, strict, index, ranges) -> str | (start, end)\n\n"
+     "The gb18030 decoder; ranges: index gb18030 ranges as uint32 (pointer, code point) pairs.\n"
+     "Reference: mojifix.whatwg.gb18030.make_step. In strict mode returns (start, end) of the first error."},
+    {"big5_decode", py_big5_decode, METH_VARARGS,
+     "big5_decode(data, strict, index) -> str | (start, end)\n\n"
+     "The Big5 decoder. Reference: mojifix.whatwg.big5.make_step."},
+    {"euc_jp_decode", py_euc_jp_decode, METH_VARARGS,
+     "euc_jp_decode(data, strict, jis0208, jis0212) -> str | (start, end)\n\n"
+     "The EUC-JP decoder. Reference: mojifix.whatwg.euc_jp.make_step."},
+    {"shift_jis_decode", py_shift_jis_decode, METH_VARARGS,
+     "shift_jis_decode(data, strict, jis0208) -> str | (start, end)\n\n"
+     "The Shift_JIS decoder. Reference: mojifix.whatwg.shift_jis.make_step."},
+    {"euc_kr_decode", py_euc_kr_decode, METH_VARARGS,
+     "euc_kr_decode(data, strict, index) -> str | (start, end)\n\n"
+     "The EUC-KR decoder. Reference: mojifix.whatwg.euc_kr.make_step."},
+    {"iso_2022_jp_decode", py_iso_2022_jp_decode, METH_VARARGS,
+     "iso_2022_jp_decode(data, mode, output, final, jis0208, strict) -> (text, consumed, mode, output)"
+     " | (start, end)\n\n"
+     "The ISO-2022-JP decoder from a state (mode 0-3: ASCII, Roman, katakana, leading byte). With final\n"
+     "false, a trailing partial escape sequence or pair is left unconsumed.\n"
+     "Reference: mojifix.whatwg.iso_2022_jp.Iso2022Jp._exact."},
+    {"word_scores", py_word_scores, METH_VARARGS,
+     "word_scores(word, languages, unseen_p, boundary_p, unigram_share, bigram_weight) -> tuple[float, ...]\n\n"
+     "The log10 likelihood of a lower-cased word under each of languages (a tuple of LanguageTables).\n"
+     "Reference: mojifix.repair._score._word_score (same doubles)."},
+    {"primary_totals", py_primary_totals, METH_VARARGS,
+     "primary_totals(per_word, primaries) -> list[float]\n\n"
+     "For each primary language (or None), the sum over per_word's (scores, floor, foreign) of\n"
+     "max(scores.get(primary, floor), foreign). Reference: the loop in mojifix.repair._score.score."},
+    {"cjk_encode", py_cjk_encode, METH_VARARGS,
+     "cjk_encode(text, table, html) -> bytes | int\n\n"
+     "A CJK encoder over text with its EncodeTable: the bytes, or in strict mode (html false) the index of\n"
+     "the first code point it cannot encode. Reference: StatelessCjkCodec.encode_char in whatwg/_cjk.py."},
+    {NULL, NULL, 0, NULL},
+};
+
+
+static int
+module_exec(PyObject *m)
+{
+    if (PyType_Ready(&EncodeTableType) < 0) return -1;
+    Py_INCREF(&EncodeTableType);
+    if (PyModule_AddObject(m, "EncodeTable", (PyObject *)&EncodeTableType) < 0) {
+        Py_DECREF(&EncodeTableType);
+        return -1;
+    }
+    if (PyType_Ready(&LanguageTablesType) < 0) return -1;
+    Py_INCREF(&LanguageTablesType);
+    if (PyModule_AddObject(m, "LanguageTables", (PyObject *)&LanguageTablesType) < 0) {
+        Py_DECREF(&LanguageTablesType);
+        return -1;
+    }
+    return 0;
+}
+
+static PyModuleDef_Slot slots[] = {
+    {Py_mod_exec, module_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    "mojifix._kernels",
+    "Compiled twins of mojifix's pure-Python hot paths (see mojifix._native).",
+    0,
+    methods,
+    slots,
+};
+
+PyMODINIT_FUNC
+PyInit__kernels(void)
+{
+    trail_tables_init();
+    return PyModuleDef_Init(&module);
+}

@@ -1,0 +1,168 @@
+"""Issue 12 causes, reproduced with text written here: declarations, served languages, control bytes."""
+
+from __future__ import annotations
+
+import pytest
+
+from mojifix.detect import detect
+
+
+def _kinds(detection, kind):
+    return [ev for ev in detection.evidence if ev.kind == kind]
+
+
+def test_xml_declaration_is_evidence_with_its_span():
+    rss = '<?xml version="1.0" encoding="EUC-JP"?>\n<rss><title>ニュース速報</title></rss>\n'.encode("euc_jp")
+    d = detect(rss)
+    assert d.encoding == "EUC-JP"
+    (ev,) = _kinds(d, "declaration")
+    assert "agrees" in ev.detail and "bytes 30-36" in ev.detail
+    assert any(e.kind == "declaration" for e in d.best().evidence)
+
+
+def test_declaration_the_bytes_contradict_is_a_finding():
+    # a page re-encoded to windows-1251 without updating its <meta>
+    page = (
+        '<html><head><meta charset="windows-1252"></head><body><p>Привет, мир! Это тестовая страница '
+        "нашего сайта.</p></body></html>"
+    ).encode("cp1251")
+    d = detect(page)
+    assert d.encoding == "windows-1251"
+    (ev,) = _kinds(d, "declaration")
+    assert "contradicted" in ev.detail
+
+
+def test_declaration_contradicted_by_valid_utf8():
+    page = '<meta charset="gb2312"><p>Grüße aus München</p>'.encode()
+    d = detect(page)
+    assert d.encoding == "UTF-8"
+    assert "contradicted" in _kinds(d, "declaration")[0].detail
+
+
+def test_declaration_settles_identical_readings():
+    # ISO-8859-15 and windows-1252 read "é" alike; the file says which one it is
+    page = '<meta charset="iso-8859-15"><p>Un café à Paris, déjà fermé.</p>'.encode("iso8859_15")
+    assert detect(page).encoding == "ISO-8859-15"
+
+
+@pytest.mark.parametrize(
+    ("text", "codec", "expected"),
+    [
+        # a coding comment
+        ('# -*- coding: koi8-r -*-\nprint("Привет")\n', "koi8_r", "KOI8-R"),
+        # "cp874" is not a WHATWG label, but it is what many Thai files declare
+        (
+            '<?xml version="1.0" encoding="cp874"?>\n<r>ภาษาไทยเป็นภาษาราชการของประเทศไทย</r>\n',
+            "cp874",
+            "windows-874",
+        ),
+    ],
+)
+def test_declaration_agrees(text, codec, expected):
+    d = detect(text.encode(codec))
+    assert d.encoding == expected
+    assert "agrees" in _kinds(d, "declaration")[0].detail
+
+
+def test_code_page_reads_only_the_languages_it_serves():
+    # windows-1258 (Vietnamese), -1255 (Hebrew), -1257 (Baltic) used to read Western notes as German
+    for text in (
+        "Mötet på fredag: vi går igenom budgeten och planen för nästa år. Åsa tar med kaffe.\n",
+        "Die Besprechung am Freitag: wir gehen das Budget durch. Grüße, Jürgen Müller\n",
+        "Invoice total: €450 for José Álvarez, due Friday. Thanks!\n",
+    ):
+        d = detect(text.encode("cp1252"))
+        assert d.encoding == "windows-1252" and not d.ambiguous, text
+
+
+def test_english_with_a_few_traditional_chinese_words_is_big5():
+    text = (
+        "Runbook: restart the 伺服器 service, then check the 設定 file and the 日誌 output.\n"
+        "Step 2: run deploy on 主機 before noon.\n"
+    )
+    assert detect(text.encode("big5")).encoding == "Big5"
+
+
+def test_ukrainian_dos_is_cp1125():
+    text = "Її батьківщина - Україна. Він ішов містом і дивився на вітрини.\n" * 3
+    assert detect(text.encode("cp1125")).encoding == "cp1125"
+
+
+def test_a_few_control_bytes_in_big5_text_are_not_binary():
+    text = "今天天氣很好，我們去公園散步吧。明天也許會下雨，記得帶傘。\n" * 3
+    data = text.encode("big5")
+    cut = data.index("明".encode("big5"))
+    data = data[:cut] + b"\x06" + data[cut:] + b"\x07\x08"
+    d = detect(data)
+    assert d.verdict == "text" and d.encoding == "Big5"
+    assert any("not binary" in ev.detail for ev in _kinds(d, "binary"))
+
+
+def test_random_bytes_with_few_controls_stay_binary():
+    import random
+
+    rng = random.Random(12)
+    data = bytes(rng.choice(range(0x80, 0x100)) for _ in range(3000)) + b"\x07" * 60
+    assert detect(data).verdict == "binary"
+
+
+def test_hz_marker_in_ascii_text_is_ascii():
+    data = b"Or with the HZ encoding escape sequence: ~{\n"
+    assert detect(data).verdict == "ascii"
+
+
+def test_broken_sequence_in_long_euc_kr_names_euc_kr():
+    text = "오늘은 날씨가 맑고 따뜻합니다. 우리는 공원에서 산책을 했습니다.\n" * 40
+    data = text.encode("euc_kr")
+    cut = data.index(b"\n", 1500) + 1
+    data = data[:cut] + b"\xff" + data[cut:]
+    d = detect(data)
+    assert d.encoding == "EUC-KR"
+    (ev,) = _kinds(d, "invalid")
+    assert ev.value == 1.0 and f"{cut:,}" in ev.detail
+
+
+def test_confidence_is_low_when_nothing_reads_as_text():
+    import random
+
+    rng = random.Random(7)
+    data = bytes(rng.randrange(0x80, 0x100) for _ in range(20_000))  # no control bytes: not "binary"
+    d = detect(data)
+    assert d.ambiguous and d.best().confidence <= 0.5
+    assert any("no reading looks like text" in ev.detail for ev in d.evidence)
+
+
+def test_one_byte_value_repeated_is_not_confident():
+    d = detect(b"\xe9" * 100_000)
+    assert d.ambiguous and d.best().confidence <= 0.5
+
+
+def test_real_text_keeps_its_confidence():
+    d = detect(("Příliš žluťoučký kůň úpěl ďábelské ódy. " * 20).encode("cp1250"))
+    assert d.encoding == "windows-1250" and not d.ambiguous and d.best().confidence > 0.9
+
+
+def test_ebcdic_pages_that_differ_only_in_punctuation_are_ambiguous():
+    # cp037 and cp500 put "[" "]" "!" "|" on different bytes; German letters are the same in both
+    text = "Optionen: [-a] [-b Datei] | Beispiel: prog [-a] ! Achtung, bitte lesen.\n" * 8
+    d = detect(text.encode("cp037"))
+    assert d.encoding in ("cp037", "cp500") and d.ambiguous
+    assert any("punctuation" in ev.detail for ev in d.evidence)
+
+
+def test_ebcdic_pages_that_differ_in_letters_are_decided():
+    text = "Grüße aus München: schöne Straßen, ähnliche Häuser und Brücken über Flüsse.\n" * 8
+    d = detect(text.encode("cp273"))
+    assert d.encoding == "cp273" and not d.ambiguous
+
+
+def test_romanian_comma_below_vs_cedilla_is_ambiguous():
+    # ISO-8859-16 "ș" and windows-1250 "ş" are the same byte; nothing else in the text differs
+    for text, codec in (
+        ("Limba română are diacritice: ș, ț, ă, î, â. Școala și țara noastră.", "iso8859_16"),
+        ("Şcoala şi ţara, limba română scrisă cu sedilă.", "cp1250"),
+    ):
+        d = detect(text.encode(codec))
+        assert d.ambiguous, codec
+        assert {c.encoding for c in d.candidates[:2]} == {"ISO-8859-16", "windows-1250"}
+        assert d.candidates[0].confidence == d.candidates[1].confidence == 0.5

@@ -1,0 +1,128 @@
+"""The streaming WARC reader gives exactly the records of the member-by-member path, and hands over to it
+(and the summary's host shortcut is urlsplit's hostname).
+
+``iter_http_records`` streams a gzipped archive through FastWARC's own iterator and falls back to the
+member path (every gzip member inflated and proved) from the first record it cannot vouch for. Checked:
+on clean archives both paths give equal records; on damaged ones (a wrong Content-Length, a member cut off
+at the end, a cut header, bytes after the last member, a corrupt member in the middle) the result equals
+the member path's, which is what the reader did before it streamed; and the fallback is really taken
+(the streaming path alone would give other records for those files).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import random
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mojifix.integrations import warc
+from mojifix.integrations.warc import HttpRecord, iter_http_records
+
+
+def _record(uri: str, body: bytes, *, extra_length: int = 0) -> bytes:
+    """One WARC response record (HTTP headers and body); ``extra_length`` falsifies its Content-Length."""
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" + body
+    head = (
+        b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: " + uri.encode() + b"\r\n"
+        b"WARC-Record-ID: <urn:uuid:" + uri.encode()[-8:].rjust(8, b"0") + b">\r\n"
+        b"WARC-Date: 2024-01-01T00:00:00Z\r\nContent-Type: application/http; msgtype=response\r\n"
+        b"Content-Length: " + str(len(http) + extra_length).encode() + b"\r\n\r\n"
+    )
+    return head + http + b"\r\n\r\n"
+
+
+def _members(count: int, seed: int) -> list[bytes]:
+    rng = random.Random(seed)
+    out = []
+    for k in range(count):
+        words = " ".join(
+            rng.choice(["café", "naïve", "日本語", "текст", "plain"]) for _ in range(rng.randint(1, 300))
+        )
+        out.append(gzip.compress(_record(f"http://e{k}.example/", f"<p>{words}</p>".encode())))
+    return out
+
+
+def _member_path(path: Path) -> tuple[list[HttpRecord], list[str]]:
+    errors: list[str] = []
+    with open(path, "rb") as stream:
+        return list(warc._member_records(stream, path, errors)), errors
+
+
+def _streamed(path: Path) -> tuple[list[HttpRecord], list[str]]:
+    errors: list[str] = []
+    return list(iter_http_records(path, errors=errors)), errors
+
+
+def test_clean_archive_streams_the_same_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "clean.warc.gz"
+    path.write_bytes(b"".join(_members(60, seed=1)))
+    member_records = _member_path(path)
+    handed_over: list[int] = []
+    original = warc._member_records
+
+    def spy(*args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+        handed_over.append(1)
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(warc, "_member_records", spy)
+    assert _streamed(path) == member_records
+    assert handed_over == []  # a clean archive never takes the recovery path
+
+
+def _damaged(members: list[bytes]) -> dict[str, bytes]:
+    bad_length = gzip.compress(_record("http://bad.example/", b"<p>short</p>", extra_length=25))
+    last = members[-1]
+    return {
+        "bad-length": b"".join([*members[:5], bad_length, *members[5:]]),
+        "bad-length-last": b"".join([*members, bad_length]),
+        "cut-last-member": b"".join(members[:-1]) + last[: len(last) // 2],
+        "cut-header": b"".join(members) + last[:10],
+        "trailing-garbage": b"".join(members) + b"\x00garbage after the last member",
+        "corrupt-middle": b"".join(members[:3])
+        + b"\x1f\x8b\x08\x00"
+        + b"not deflate" * 4
+        + b"".join(members[3:]),
+    }
+
+
+@pytest.mark.parametrize("case", list(_damaged(_members(2, seed=0))))
+def test_damaged_archive_gives_the_member_path_records(tmp_path: Path, case: str) -> None:
+    path = tmp_path / f"{case}.warc.gz"
+    path.write_bytes(_damaged(_members(12, seed=2))[case])
+    expected = _member_path(path)
+    assert _streamed(path) == expected
+    records, errors = expected
+    assert errors or any(r.problems for r in records)  # the damage is reported, not hidden
+
+
+def test_fastwarc_alone_would_miss_the_cut_member(tmp_path: Path) -> None:
+    """Why the tail is checked: FastWARC ends quietly inside a cut member (so the test above can fail)."""
+    from fastwarc.warc import ArchiveIterator
+
+    data = _damaged(_members(4, seed=3))["cut-header"]
+    records = list(ArchiveIterator(io.BytesIO(data), fsspec_args=False))
+    assert len(records) == 4
+    with pytest.raises(EOFError):
+        gzip.decompress(data)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    uri=st.one_of(
+        st.from_regex(r"\A[hH][tT][tT][pP][sS]?://[A-Za-z0-9.\-@:\[\]%\t ]{0,12}[/?#]?[a-z/]{0,4}\Z"),
+        st.text(max_size=30),
+    )
+)
+def test_host_shortcut_equals_urlsplit(uri: str) -> None:
+    """The summary's host of a plain URI, found without the URL parser, is urlsplit's hostname."""
+    try:
+        expected = urlsplit(uri).hostname or ""
+    except ValueError:
+        expected = ""
+    assert warc._host(uri) == expected

@@ -1,0 +1,95 @@
+"""repair's compiled scoring: the same doubles as the pure-Python ``_word_score`` and ``_primary_totals``.
+
+Compared with ``==`` (no tolerance): per word and language, ``_CompiledScoring.scores`` against
+``_word_score`` on every word of the repair corpus (inputs, which are mostly mojibake, and originals) and
+on generated words from the model's own characters plus unseen ones; the primary-language totals on
+generated score tables; then ``score`` and ``repair`` as a whole with the compiled model against the same
+model with the kernels taken out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mojifix.repair import _score, repair
+
+CASES = json.loads(
+    (Path(__file__).resolve().parents[1] / "repair" / "cases.json").read_text(encoding="utf-8")
+)
+
+
+def compiled_model() -> _score._Model:
+    model = _score._model()
+    assert model.compiled is not None, "the kernels are active, so the model must use them"
+    return model
+
+
+def check_word(word: str) -> None:
+    model = compiled_model()
+    assert model.compiled is not None
+    langs = sorted({lang for ch in word for lang in model.char_languages.get(ch, ())} | {"en", "ja"})
+    compiled = model.compiled.scores(word, langs)
+    python = {lang: _score._word_score(word, model.languages[lang]) for lang in langs}
+    assert compiled == python, word
+
+
+def test_every_corpus_word(kernels: ModuleType) -> None:
+    words = {
+        w for case in CASES for text in (case["input"], case["original"]) for w in text.casefold().split()
+    }
+    assert len(words) > 1000
+    for word in sorted(words):
+        check_word(word)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    word=st.text(
+        alphabet=st.one_of(
+            st.sampled_from("abcdeéèàçßøåžšćłğışțăâêîôûœæ ’'"),
+            st.characters(min_codepoint=0x400, max_codepoint=0x4FF),
+            st.characters(min_codepoint=0x3040, max_codepoint=0x30FF),
+            st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF),
+            st.characters(min_codepoint=0xAC00, max_codepoint=0xD7A3),
+            st.characters(codec="utf-8"),
+        ),
+        max_size=16,
+    )
+)
+def test_generated_words(kernels: ModuleType, word: str) -> None:
+    check_word(word)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    per_word=st.lists(
+        st.tuples(
+            st.dictionaries(st.sampled_from(["en", "fr", "ja", "ru"]), st.floats(-80, 0), max_size=4),
+            st.floats(-80, 0),
+            st.floats(-80, 0),
+        ),
+        max_size=50,
+    ),
+    primaries=st.lists(st.sampled_from(["en", "fr", "ja", "ru", "zz", None]), max_size=6),
+)
+def test_primary_totals(
+    kernels: ModuleType, per_word: list[tuple[dict[str, float], float, float]], primaries: list[str | None]
+) -> None:
+    assert kernels.primary_totals(per_word, primaries) == _score._primary_totals(per_word, primaries)
+
+
+def test_scores_and_repairs_equal_the_pure_path(kernels: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    model = compiled_model()
+    texts = [case["input"] for case in CASES[::3]]
+    with_kernel = [(_score.score(text), repair(text).text) for text in texts]
+    monkeypatch.setattr(_score, "_model", lambda: dataclasses.replace(model, compiled=None))
+    assert _score._model().compiled is None
+    without = [(_score.score(text), repair(text).text) for text in texts]
+    assert with_kernel == without
