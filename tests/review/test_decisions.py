@@ -302,3 +302,26 @@ def test_decisions_in_place(tmp_path: Path) -> None:
     assert _out(tmp_path / "src", p.rel) == p.text.encode("utf-8")
     assert _out(bak, p.rel) == original
     assert not _exists(bak, b"_quarantine/" + p.rel)
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_a_settled_page_is_relabelled_like_any_converted_file(tmp_path: Path, keep: bool) -> None:
+    """A person's decision goes through the same output rules: a page that said charset=big5 says
+    utf-8 after conversion (the span in the manifest), unless --keep-declarations."""
+    src = tmp_path / "src"
+    src.mkdir()
+    html = '<!DOCTYPE html><html><head><meta charset="big5"><title>t</title></head><body>山上的小屋</body>'
+    data = html.encode("big5")
+    (src / "page.html").write_bytes(data)
+    decisions = _write(tmp_path, [{"path": "page.html", "sha1": _sha1(data), "encoding": "Big5"}])
+    report = convert(src, tmp_path / "dst", decisions=decisions, keep_declarations=keep, fsync=False)
+    (rec,) = report.records
+    assert rec.decision == PERSON
+    out = (tmp_path / "dst" / "page.html").read_bytes()
+    if keep:
+        assert out == html.encode("utf-8")
+        assert not rec.declarations
+    else:
+        assert out == html.replace('charset="big5"', 'charset="utf-8"').encode("utf-8")
+        ((kind, old, new),) = [(d.kind, d.old_label, d.new_label) for d in rec.declarations]
+        assert (kind, old, new) == ("meta", "big5", "utf-8")

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mojifix.convert.codec import canonical_name, decode_strict, encode_strict, reencode_name
+from mojifix.convert.declared import DeclarationRewrite, restore, rewrite_declarations
 from mojifix.convert.records import FileRecord
 from mojifix.convert.verify import Verdict, line_endings
 from mojifix.errors import ConversionError
@@ -132,16 +133,20 @@ class Decisions:
     def get(self, key: str) -> Decision | None:
         return self._by_key.get(key)
 
-    def settle(self, key: str, data: bytes, sha1: str, bom: str = "strip") -> Verdict | tuple[str, ...]:
+    def settle(
+        self, key: str, data: bytes, sha1: str, bom: str = "strip", keep_declarations: bool = False
+    ) -> Verdict | tuple[str, ...]:
         """The verdict for file ``key`` as its decision says, or ``()`` without a decision, or the one
-        ``STALE`` warning that says why the decision does not apply to these bytes."""
+        ``STALE`` warning that says why the decision does not apply to these bytes. In-band
+        declarations of the output are relabelled to utf-8 as ``convert`` does for every file, unless
+        ``keep_declarations``."""
         d = self._by_key.get(key)
         if d is None:
             return ()
         why = check_decision(d, data, sha1)
         if why is not None:
             return (STALE + why,)
-        return _verdict(d, data, bom)
+        return _verdict(d, data, bom, keep_declarations)
 
 
 # ---------------------------------------------------------------------------------------------- schema
@@ -277,7 +282,7 @@ def check_decision(d: Decision, data: bytes, sha1: str) -> str | None:
     return check_reading(data, segments)
 
 
-def _verdict(d: Decision, data: bytes, bom: str) -> Verdict:
+def _verdict(d: Decision, data: bytes, bom: str, keep_declarations: bool = False) -> Verdict:
     """The verdict of a decision that :func:`check_decision` accepted."""
     reason = f"settled by a person: {d.describe()}"
     if d.left_out:
@@ -296,6 +301,14 @@ def _verdict(d: Decision, data: bytes, bom: str) -> Verdict:
     if had_bom and bom == "keep":
         output = _BOMS["UTF-8"] + output
     all_utf8 = all(s.encoding == "UTF-8" for s in segments)
+    rewrites: tuple[DeclarationRewrite, ...] = ()
+    if not keep_declarations:
+        # A settled page that still says charset=gb2312 would be mislabeled, as for any other file;
+        # restore() proves the rewrite touched nothing but the labels.
+        expected = output
+        output, rewrites = rewrite_declarations(output)
+        if rewrites and restore(output, rewrites) != expected:  # pragma: no cover - by construction
+            raise AssertionError("rewriting the in-band declaration could not be verified")
     return Verdict(
         "utf8" if all_utf8 else "converted",
         first,
@@ -306,6 +319,7 @@ def _verdict(d: Decision, data: bytes, bom: str) -> Verdict:
         reason=reason,
         bom=first if had_bom else None,
         line_endings=line_endings(text),
+        declarations=rewrites,
     )
 
 

@@ -320,7 +320,11 @@ def process_entry(
             return _process_stream(job, entry, detect, write, previous)
         sha1 = _sha1(data)
         # --decisions: a person's decision, when it applies to these bytes, replaces the examination
-        settled = opts.decisions.settle(_key(entry), data, sha1, opts.bom) if opts.decisions else ()
+        settled = (
+            opts.decisions.settle(_key(entry), data, sha1, opts.bom, opts.keep_declarations)
+            if opts.decisions
+            else ()
+        )
         stale = settled if isinstance(settled, tuple) else ()
         if isinstance(settled, tuple) and previous is not None and _resumable(job, entry, previous, sha1):
             return replace(previous, warnings=(*previous.warnings, *stale)) if stale else previous
