@@ -1,3 +1,4 @@
+import argparse
 import errno
 import os
 import signal
@@ -76,7 +77,7 @@ def test_a_missing_module_raised_inside_a_command_names_its_extra(monkeypatch, c
         raise ModuleNotFoundError("No module named 'scrapy.http'", name="scrapy.http")
 
     parser = cli.build_parser()
-    monkeypatch.setattr(cli, "build_parser", lambda: parser)
+    monkeypatch.setattr(cli, "build_parser", lambda command=None: parser)
     parser.set_defaults(func=needs_scrapy)
     assert main([]) == 2
     assert "pip install 'mojifix[scrapy]'" in capsys.readouterr().err
@@ -179,7 +180,7 @@ def test_keyboard_interrupt_in_a_command_is_exit_130(monkeypatch, capsys):
         raise KeyboardInterrupt
 
     parser = cli.build_parser()
-    monkeypatch.setattr(cli, "build_parser", lambda: parser)
+    monkeypatch.setattr(cli, "build_parser", lambda command=None: parser)
     parser.set_defaults(func=interrupted)
     assert main([]) == 130
     assert capsys.readouterr().err == "mojifix: interrupted\n"
@@ -249,3 +250,26 @@ def test_convert_into_a_full_disk_is_one_line_exit_2(tmp_path):
     assert "Traceback" not in proc.stderr
     assert "No space left on device" in proc.stderr
     assert proc.stderr.startswith("mojifix: error: ")
+
+
+def test_command_names_match_what_the_modules_register() -> None:
+    """COMMAND_NAMES (used to import only the called subcommand's module) is exactly what registers."""
+    from importlib import import_module
+
+    registered: dict[str, str] = {}
+    for module in cli.COMMANDS:
+        parser = argparse.ArgumentParser()
+        sub = parser.add_subparsers()
+        import_module(module).register(sub)
+        registered.update(dict.fromkeys(sub.choices, module))
+    assert registered == cli.COMMAND_NAMES
+
+
+def test_a_command_imports_only_its_module() -> None:
+    code = (
+        "import sys, mojifix.cli as c; c.build_parser('sniff');"
+        "names = ('mojifix.convert.engine', 'mojifix.review', 'mojifix.repair');"
+        "print(','.join(m for m in names if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == ""

@@ -164,6 +164,21 @@ COMMANDS: list[str] = [
     "mojifix.review.cli",
 ]
 
+#: the subcommand names each module registers. Importing a subcommand's module imports its package
+#: (the detector and NumPy for `detect`, the engine for `convert`...), so a call names its command and
+#: only that module is imported; --help and unknown commands import them all.
+#: tests/test_cli.py checks this table against what the modules register.
+COMMAND_NAMES: dict[str, str] = {
+    "decode": "mojifix.whatwg.cli",
+    "warc": "mojifix.integrations.cli",
+    "sniff": "mojifix.sniff.cli",
+    "scan": "mojifix.convert.cli",
+    "convert": "mojifix.convert.cli",
+    "repair": "mojifix.repair.cli",
+    "detect": "mojifix.detect.cli",
+    "review": "mojifix.review.cli",
+}
+
 
 def version_text() -> str:
     """What ``mojifix --version`` prints: the version, and whether the compiled core is active."""
@@ -184,7 +199,14 @@ class _VersionAction(argparse.Action):
         parser.exit(EXIT_OK)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_of(argv: list[str] | None) -> str | None:
+    """The subcommand ``argv`` names (its first word when that is a command), else None."""
+    words = sys.argv[1:] if argv is None else argv
+    return words[0] if words and words[0] in COMMAND_NAMES else None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; with ``command``, only that subcommand's module is imported and registered."""
     parser = argparse.ArgumentParser(
         prog="mojifix",
         description="Decode bytes of unknown or mislabeled encoding the way a browser would, "
@@ -194,7 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--version", action=_VersionAction, help="show the version and whether the compiled core is active"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMANDS:
+    for module in [COMMAND_NAMES[command]] if command is not None else COMMANDS:
         import_module(module).register(sub)
     return parser
 
@@ -268,7 +290,7 @@ def _interrupts_end_quietly() -> Iterator[None]:
 
 
 def _run(argv: list[str] | None) -> int:
-    parser = build_parser()
+    parser = build_parser(_command_of(argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help

@@ -11,19 +11,27 @@ See docs/convert.md.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mojifix._callable import make_module_callable
-from mojifix.convert.decisions import load_decisions
-from mojifix.convert.engine import Job, Progress, run_convert, run_scan
 from mojifix.convert.options import Options
 from mojifix.convert.records import FileRecord, Report, ScanReport, Split
-from mojifix.convert.verify import normalise_prefer
+
+if TYPE_CHECKING:
+    from mojifix.convert.engine import Progress
+
+# The engine (and through it the detector, NumPy and the model) is imported on the first call, not
+# here: every `mojifix` command builds its parser by importing each subcommand's module, and this
+# package is on that path (convert/cli.py imports the records), so an eager import cost every CLI call,
+# `mojifix warc` included, about 0.1 s of start-up.
 
 __all__ = ["FileRecord", "Options", "Report", "ScanReport", "Split", "convert", "scan"]
 
 
 def _options(options: dict[str, Any]) -> Options:
+    from mojifix.convert.decisions import load_decisions
+    from mojifix.convert.verify import normalise_prefer
+
     for key in ("prefer", "include", "exclude"):
         value = options.get(key)
         if isinstance(value, str):
@@ -56,6 +64,8 @@ def convert(
     necessarily the caller's (a one-worker run commits and reports in a background thread).
     Raises UnsafePathError for DST inside SRC (or SRC inside DST), ConversionError for unusable paths.
     """
+    from mojifix.convert.engine import Job, run_convert
+
     opts = _options(options)
     if opts.in_place:
         if dst is not None:
@@ -72,6 +82,8 @@ def scan(
     src: str | os.PathLike[str] | bytes, *, progress: Progress | None = None, **options: Any
 ) -> ScanReport:
     """Inventory ``src`` (a tree or one file): per-file encoding, confidence, BOM, line endings, verdict."""
+    from mojifix.convert.engine import run_scan
+
     return run_scan(os.fsencode(src), _options(options), progress)
 
 
