@@ -459,3 +459,38 @@ def test_garbage_is_reported_not_raised(warc_gz: Path, tmp_path: Path) -> None:
         assert list(iter_http_records(path, errors=errors)) == []
         assert len(errors) == 1
         assert main(["warc", str(path), "-o", str(tmp_path / "g.jsonl"), "-q"]) == 1
+
+
+_MISLABELED = _html("Le café de la gare a rouvert ; on y sert des crêpes et du thé à toute heure.")
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+def test_trust_evidence_overrules_a_wrong_label_and_says_so(tmp_path: Path, suffix: str) -> None:
+    """--trust evidence: the latin-1-labelled UTF-8 page gets its true text and overridden=True; every
+    other row is what the default mode writes (their declarations are right)."""
+    mislabeled = Page(
+        "http://cafe.example.fr/",
+        (("Content-Type", "text/html; charset=iso-8859-1"),),
+        _MISLABELED.encode("utf-8"),
+        {},
+    )
+    path = tmp_path / "crawl.warc.gz"
+    build_warc(path, compress=True)
+    with open(path, "ab") as f:
+        f.write(gzip.compress(_record_bytes(mislabeled)))
+
+    def rows(*extra: str) -> list[dict[str, object]]:
+        out = tmp_path / f"rows-{len(extra)}{suffix}"
+        main(["warc", str(path), "-o", str(out), "-q", *extra])
+        if suffix == ".jsonl":
+            return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+        return pq.read_table(out).to_pylist()
+
+    browser, evidence = rows(), rows("--trust", "evidence")
+    assert browser[-1]["text"] != _MISLABELED and browser[-1]["overridden"] is False
+    last = evidence[-1]
+    assert (last["text"], last["encoding"], last["source"]) == (_MISLABELED, "UTF-8", "evidence")
+    assert last["overridden"] is True and last["browser_encoding"] == "windows-1252"
+    assert "declaration-overridden" in last["warnings"]
+    assert evidence[:-1] == browser[:-1]
+    assert not any(row["overridden"] for row in browser)

@@ -55,6 +55,13 @@ def register(subparsers: Any) -> None:
         help="undeclared pages: detect the encoding (default) or reproduce the browser's fallback",
     )
     parser.add_argument(
+        "--trust",
+        choices=("browser", "evidence"),
+        default="browser",
+        help="'browser' (default): declarations always win; 'evidence': a declaration the bytes prove "
+        "wrong is overruled and the true text written (column overridden)",
+    )
+    parser.add_argument(
         "--row-group-rows",
         type=int,
         default=DEFAULT_ROW_GROUP_ROWS,
@@ -93,7 +100,9 @@ def run(args: argparse.Namespace) -> int:
                 progress.file(path)
                 yield from iter_http_records(path, reader=args.reader, errors=summary.errors)
 
-        rows = decode_records(records(), summary, fallback=args.fallback, on_record=progress.advance)
+        rows = decode_records(
+            records(), summary, fallback=args.fallback, trust=args.trust, on_record=progress.advance
+        )
         written = write_rows(rows, output, row_group_rows=args.row_group_rows)
     elapsed = time.perf_counter() - started
     if args.json:

@@ -72,6 +72,7 @@ ROW_FIELDS = (
     "source",
     "confidence",
     "browser_encoding",
+    "overridden",
     "warnings",
     "replacement_count",
     "truncated",
@@ -113,6 +114,7 @@ class WarcRow:
     source: str
     confidence: str
     browser_encoding: str
+    overridden: bool  # --trust evidence overruled the page's declaration (source "evidence")
     warnings: tuple[str, ...]
     replacement_count: int
     truncated: str | None
@@ -641,9 +643,14 @@ def decode_records(
     summary: WarcSummary,
     *,
     fallback: str = "detect",
+    trust: str = "browser",
     on_record: Callable[[], None] | None = None,
 ) -> Iterator[WarcRow]:
-    """Decode the HTTP response records of ``records`` into rows; everything else is counted."""
+    """Decode the HTTP response records of ``records`` into rows; everything else is counted.
+
+    ``trust="evidence"``: a page whose declaration the bytes prove wrong gets its true text; the row's
+    ``overridden`` says so and ``browser_encoding`` keeps what a browser shows.
+    """
     for record in records:
         summary.records += 1
         summary.by_record_type[record.record_type] += 1
@@ -666,7 +673,7 @@ def decode_records(
             continue
         # one value is passed as a str: decode_html remembers the parse of a single value
         content_type = content_types[0] if len(content_types) == 1 else (content_types or None)
-        decoded = decode_parsed(body, content_type, transport, url=record.uri, fallback=fallback)
+        decoded = decode_parsed(body, content_type, transport, url=record.uri, fallback=fallback, trust=trust)
         row = WarcRow(
             uri=record.uri,
             record_id=record.record_id,
@@ -678,6 +685,7 @@ def decode_records(
             source=decoded.source,
             confidence=decoded.confidence,
             browser_encoding=decoded.browser_encoding,
+            overridden=decoded.source == "evidence",
             warnings=(*record.problems, *notes, *(w.code for w in decoded.warnings)),
             replacement_count=decoded.replacement_count,
             truncated=record.truncated,
@@ -731,6 +739,7 @@ def _parquet_schema() -> Any:
             ("source", pa.string()),
             ("confidence", pa.string()),
             ("browser_encoding", pa.string()),
+            ("overridden", pa.bool_()),
             ("warnings", pa.list_(pa.string())),
             ("replacement_count", pa.int64()),
             ("truncated", pa.string()),
