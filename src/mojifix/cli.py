@@ -39,6 +39,7 @@ COMMANDS: list[str] = [
     "mojifix.convert.cli",
     "mojifix.repair.cli",
     "mojifix.detect.cli",
+    "mojifix.spark.cli",
 ]
 
 

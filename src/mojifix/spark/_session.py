@@ -1,0 +1,72 @@
+"""The SparkSession a mojifix job runs in: the caller's, spark-submit's, or one started for ``--master``.
+
+Kept apart from the jobs so that the one place that imports PySpark for the CLI is also the one place
+that turns its absence into the ``mojifix[spark]`` hint.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from mojifix.errors import MojifixError
+
+__all__ = ["DEFAULT_MASTER", "SessionHandle", "SparkUnavailableError", "open_session", "require_spark"]
+
+#: the master used when neither ``--master`` nor spark-submit names one: every core of this machine
+DEFAULT_MASTER = "local[*]"
+#: set by spark-submit (and by pyspark's own launcher) in the environment of the Python driver it starts
+_GATEWAY_ENV = "PYSPARK_GATEWAY_PORT"
+
+
+class SparkUnavailableError(MojifixError):
+    """PySpark (or a package its Arrow path needs) is not installed."""
+
+
+def require_spark() -> None:
+    """Import what the jobs need, or raise SparkUnavailableError naming the extra that installs it."""
+    for module in ("pyspark", "pyarrow", "pandas"):
+        try:
+            __import__(module)
+        except ImportError as exc:
+            raise SparkUnavailableError(
+                f"mojifix spark needs {module}, which is not installed: pip install 'mojifix[spark]'"
+            ) from exc
+
+
+@dataclass(frozen=True, slots=True)
+class SessionHandle:
+    """A session and whether this job started it (then the job also stops it)."""
+
+    spark: Any  # pyspark.sql.SparkSession
+    owned: bool
+
+    def close(self) -> None:
+        if self.owned:
+            self.spark.stop()
+
+
+def open_session(master: str | None, app_name: str) -> SessionHandle:
+    """The active session if there is one; else a new one on ``master``.
+
+    Under spark-submit the master comes from spark-submit's ``--master`` unless one is given here
+    explicitly; otherwise it defaults to :data:`DEFAULT_MASTER`. On a local master the Python workers
+    run this interpreter (so they import the same mojifix), unless ``PYSPARK_PYTHON`` says otherwise.
+    """
+    require_spark()
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return SessionHandle(active, owned=False)
+    builder = SparkSession.builder.appName(app_name)
+    if master is None and _GATEWAY_ENV not in os.environ:
+        master = DEFAULT_MASTER
+    if master is not None:
+        builder = builder.master(master)
+        if master.startswith("local") and "PYSPARK_PYTHON" not in os.environ:
+            os.environ["PYSPARK_PYTHON"] = sys.executable
+    spark = builder.getOrCreate()
+    return SessionHandle(spark, owned=True)
