@@ -1,0 +1,73 @@
+"""Fixtures for the Spark tests: one real SparkSession per test module (no mocks).
+
+PySpark comes with the dev extra and Java 17+ from the machine (``tools/ensure_java.sh``, run by
+``make test``). Without either the tests are skipped with the reason, and fail when CI is set.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+
+def _missing() -> str | None:
+    try:
+        import pandas  # noqa: F401
+        import pyspark  # noqa: F401
+    except ImportError as exc:
+        return f"PySpark's SQL extra is not installed ({exc}): run `make setup`"
+    java = shutil.which("java")
+    if java is None:
+        return "no `java` on PATH: run `bash tools/ensure_java.sh`"
+    out = subprocess.run([java, "-version"], capture_output=True, text=True, check=False).stderr
+    return None if out else f"`{java} -version` printed nothing"
+
+
+def start_session(master: str) -> Iterator[Any]:
+    """A SparkSession on ``master`` for one module; its Python workers run this interpreter."""
+    reason = _missing()
+    if reason is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Spark tests cannot run: {reason}")
+        pytest.skip(f"!!! SPARK TESTS SKIPPED: {reason}")
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    spark = (
+        SparkSession.builder.master(master)
+        .appName("mojifix tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    # test helper modules (the crash-injecting detector) must be importable by the Python workers
+    spark.sparkContext.addPyFile(str(HERE / "killing_detect.py"))
+    try:
+        yield spark
+    finally:
+        spark.stop()
+
+
+@pytest.fixture(scope="module")
+def spark() -> Iterator[Any]:
+    """local[2]: two task threads, no task retries."""
+    yield from start_session("local[2]")
+
+
+@pytest.fixture(scope="module")
+def spark_retry() -> Iterator[Any]:
+    """local[2,2]: two task threads, a failed task is tried once more."""
+    yield from start_session("local[2,2]")
