@@ -1,0 +1,123 @@
+"""Tasks that die mid-way under ``local[2,2]`` (one retry per task): results equal the local command's,
+and every record id / path appears exactly once.
+
+Two real failures, no mocks: a Python worker that SIGKILLs itself while examining one file of a tree
+(a detector wrapper that does so once, see killing_detect.py), and Python workers killed from outside
+while they decode WARC files. A corrupt gzip member is in tests/spark/test_warc.py's archives.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+from test_warc import read_dataset
+from treeutil import build_tree, manifest_records, snapshot
+
+from benchmarks.warc import build_warc as build_big_warc
+from mojifix.cli import main
+from mojifix.convert import convert
+from mojifix.convert.fsio import TEMP_MARK
+from mojifix.convert.options import MANIFEST_NAME
+from mojifix.spark import convert_tree
+
+#: pages per generated WARC: a task then decodes for a few seconds, long enough to be killed mid-file
+BIG_WARC_PAGES = 2500
+#: how long to let tasks run before killing their workers (they start by loading the model and reading)
+KILL_AFTER_S = 1.5
+
+
+def test_convert_with_a_worker_killed_mid_task(spark_retry: Any, tmp_path: Path) -> None:
+    src = build_tree(tmp_path / "src", files_per_encoding=8, seed=23)
+    marker = tmp_path / "killed-once"
+    (src / "d2" / "kill.txt").write_bytes(
+        b"KILL-ONCE %s\n" % os.fsencode(marker) + "Grüße aus Köln\n".encode("cp1252") * 20
+    )
+    spark_dst, local = tmp_path / "spark", tmp_path / "local"
+    report = convert_tree(spark_retry, src, spark_dst, detector="killing_detect:detect")
+    assert marker.exists()  # the worker examining kill.txt died (and the task was tried again)
+    local_report = convert(src, local, detector="killing_detect:detect")
+    assert report.records == local_report.records
+    assert report.exit_code == local_report.exit_code == 1
+    assert snapshot(spark_dst) == snapshot(local)  # no temporary file of the killed attempt is left
+    assert not any(TEMP_MARK in name for _, _, names in os.walk(os.fsencode(spark_dst)) for name in names)
+    records = manifest_records(spark_dst / MANIFEST_NAME)  # fails on a path listed twice
+    assert len(records) == len(report.records) and records["d2/kill.txt"]["outcome"] == "converted"
+
+
+def _parent(pid: int) -> int:
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        return int(f.read().rsplit(b")", 1)[1].split()[1])
+
+
+def _pyspark_workers() -> list[int]:
+    """PIDs of this test session's Python workers: children of a pyspark daemon whose JVM this process
+    started (never another session's processes)."""
+    daemons: set[int] = set()
+    workers: list[int] = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                if b"pyspark.daemon" not in f.read():
+                    continue
+            parent = _parent(int(entry))
+            if _parent(parent) == os.getpid():  # the daemon: its parent is our JVM
+                daemons.add(int(entry))
+            else:
+                workers.append(int(entry))
+        except (OSError, ValueError, IndexError):
+            continue
+    return [pid for pid in workers if _parent(pid) in daemons]
+
+
+def test_warc_with_workers_killed_mid_file(
+    spark_retry: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    inputs = []
+    for seed in (1, 2):
+        path = tmp_path / f"big{seed}.warc.gz"
+        build_big_warc(path, BIG_WARC_PAGES, seed)
+        inputs.append(str(path))
+    out = tmp_path / "spark.parquet"
+    tracker = spark_retry.sparkContext.statusTracker()
+    result: dict[str, int] = {}
+
+    def job() -> None:
+        result["code"] = main(["spark", "warc", *inputs, "-o", str(out), "--json"])
+
+    runner = threading.Thread(target=job)
+    runner.start()
+    killed: list[int] = []
+    failed = 0
+    while runner.is_alive():
+        stages = [tracker.getStageInfo(s) for s in tracker.getActiveStageIds()]
+        running = [s for s in stages if s is not None and s.numActiveTasks > 0]
+        failed = max([failed, *(s.numFailedTasks for s in stages if s is not None)])
+        if running and not killed:
+            time.sleep(KILL_AFTER_S)
+            killed = _pyspark_workers()
+            for pid in killed:
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.05)
+    runner.join()
+    assert killed and failed >= 1, "no task failed: the workers were killed too late to test anything"
+    summary = json.loads(capsys.readouterr().out)
+    summary.pop("seconds")
+    local_code = main(["warc", *inputs, "-o", str(tmp_path / "local.parquet"), "--json"])
+    local_summary = json.loads(capsys.readouterr().out)
+    local_summary.pop("seconds")
+    rows = read_dataset(out)
+    assert rows == pq.read_table(tmp_path / "local.parquet").to_pylist()
+    ids = [r["record_id"] for r in rows]
+    assert len(ids) == len(set(ids)) == 2 * BIG_WARC_PAGES
+    assert summary == local_summary  # the killed attempts' counts were not added
+    assert result["code"] == local_code
