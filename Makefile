@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test setup lint browser bench clean
+.PHONY: demo test setup lint browser java bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,10 @@ setup: $(STAMP)
 browser:
 	bash tools/ensure_chromium.sh
 
+# Java 17+ for the Spark tests (Debian package; PySpark itself comes from the dev extra).
+java:
+	bash tools/ensure_java.sh
+
 demo: $(STAMP)
 	$(PY) -m mojifix.demo
 
@@ -25,7 +29,7 @@ lint: $(STAMP)
 	$(PY) -m ruff check src tests tools benchmarks
 	$(PY) -m ruff format --check src tests tools benchmarks
 
-test: $(STAMP) browser
+test: $(STAMP) browser java
 	$(PY) -m ruff check src tests tools benchmarks
 	$(PY) -m ruff format --check src tests tools benchmarks
 	$(PY) -m pytest

@@ -7,8 +7,6 @@ PySpark comes with the dev extra and Java 17+ from the machine (``tools/ensure_j
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,27 +18,12 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-
-def _missing() -> str | None:
-    try:
-        import pandas  # noqa: F401
-        import pyspark  # noqa: F401
-    except ImportError as exc:
-        return f"PySpark's SQL extra is not installed ({exc}): run `make setup`"
-    java = shutil.which("java")
-    if java is None:
-        return "no `java` on PATH: run `bash tools/ensure_java.sh`"
-    out = subprocess.run([java, "-version"], capture_output=True, text=True, check=False).stderr
-    return None if out else f"`{java} -version` printed nothing"
+from sparkcheck import require_spark  # noqa: E402 (needs the path above)
 
 
 def start_session(master: str) -> Iterator[Any]:
     """A SparkSession on ``master`` for one module; its Python workers run this interpreter."""
-    reason = _missing()
-    if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"Spark tests cannot run: {reason}")
-        pytest.skip(f"!!! SPARK TESTS SKIPPED: {reason}")
+    require_spark("Spark tests")
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
