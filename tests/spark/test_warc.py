@@ -146,3 +146,23 @@ def test_spark_warc_usage_errors(spark: Any, archives: list[Path], tmp_path: Pat
     assert "must end in .parquet" in capsys.readouterr().err
     assert main(["spark", "warc", str(tmp_path / "missing.warc"), "-o", str(tmp_path / "x.parquet")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_paths_listing_with_prefix_as_for_common_crawl(
+    spark: Any, archives: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--paths warc.paths.gz --path-prefix P``: the listing's lines, prefixed, are the inputs."""
+    listing = tmp_path / "warc.paths.gz"
+    listing.write_bytes(gzip.compress(f"{archives[0].name}\n\n{archives[1].name}\n".encode()))
+    prefix = archives[0].parent.as_uri() + "/"
+    out = tmp_path / "listed.parquet"
+    code, summary = _run(
+        ["spark", "warc", "--paths", str(listing), "--path-prefix", prefix, "-o", str(out), "--json"], capsys
+    )
+    local_code, local_summary = _run(
+        ["warc", str(archives[0]), str(archives[1]), "-o", str(tmp_path / "l.parquet"), "--json"], capsys
+    )
+    assert (code, summary) == (local_code, local_summary)
+    assert read_dataset(out) == pq.read_table(tmp_path / "l.parquet").to_pylist()
+    assert main(["spark", "warc", "-o", str(out)]) == 2
+    assert "needs INPUT files or --paths" in capsys.readouterr().err

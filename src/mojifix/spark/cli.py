@@ -11,9 +11,12 @@ through :mod:`mojifix.spark.submit`.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
+import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from mojifix.spark._session import DEFAULT_MASTER, SparkUnavailableError, open_session, require_spark
@@ -41,7 +44,18 @@ def register(subparsers: Any) -> None:
         description="One Spark task per archive; the rows and the summary are those of `mojifix warc`.",
     )
     warc.add_argument(
-        "inputs", nargs="+", metavar="INPUT", help="WARC/ARC file: local, file://, s3://, hdfs://"
+        "inputs", nargs="*", metavar="INPUT", help="WARC/ARC file: local, file://, s3://, hdfs://"
+    )
+    warc.add_argument(
+        "--paths",
+        metavar="FILE",
+        help="also every path listed in FILE, one per line (gzip allowed), e.g. Common Crawl's warc.paths.gz",
+    )
+    warc.add_argument(
+        "--path-prefix",
+        default="",
+        metavar="PREFIX",
+        help="prepended to each line of --paths, e.g. s3://commoncrawl/",
     )
     warc.add_argument("-o", "--output", required=True, help="output Parquet dataset (a directory), *.parquet")
     warc.add_argument(
@@ -104,7 +118,14 @@ def run_warc(args: argparse.Namespace) -> int:
 
     if not args.output.lower().rstrip("/").endswith(".parquet"):
         return _usage(f"spark warc writes a Parquet dataset: -o must end in .parquet, not {args.output!r}")
-    missing = [p for p in args.inputs if (local := local_path(p)) is not None and not _is_file(local)]
+    inputs = list(args.inputs)
+    if args.paths:
+        if not os.path.isfile(args.paths):
+            return _usage(f"no such file: {args.paths}")
+        inputs.extend(read_path_list(args.paths, args.path_prefix))
+    if not inputs:
+        return _usage("spark warc needs INPUT files or --paths FILE")
+    missing = [p for p in inputs if (local := local_path(p)) is not None and not os.path.isfile(local)]
     if missing:
         return _usage(f"no such file: {', '.join(missing)}")
     try:
@@ -119,7 +140,7 @@ def run_warc(args: argparse.Namespace) -> int:
     try:
         summary_acc = warc_summary(session.spark)
         rows = decode_warc(
-            session.spark, args.inputs, fallback=args.fallback, reader=args.reader, summary=summary_acc
+            session.spark, inputs, fallback=args.fallback, reader=args.reader, summary=summary_acc
         )
         rows.write.mode("overwrite").parquet(args.output)
         summary = summary_acc.result()
@@ -131,17 +152,16 @@ def run_warc(args: argparse.Namespace) -> int:
             json.dumps({**summary.to_dict(), "rows_written": summary.decoded, "seconds": round(elapsed, 3)})
         )
     else:
-        from pathlib import Path
-
         _print_summary(summary, summary.decoded, Path(args.output), elapsed)
     attention = summary.errors or summary.malformed or summary.with_replacement
     return 1 if attention else 0
 
 
-def _is_file(path: str) -> bool:
-    import os
-
-    return os.path.isfile(path)
+def read_path_list(listing: str, prefix: str = "") -> list[str]:
+    """The paths of a listing file (one per line, blank lines ignored; ``.gz`` is decompressed)."""
+    opener = gzip.open if listing.endswith(".gz") else open
+    with opener(listing, "rt", encoding="utf-8") as f:
+        return [prefix + line.strip() for line in f if line.strip()]
 
 
 def run_convert(args: argparse.Namespace) -> int:
