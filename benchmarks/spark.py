@@ -110,27 +110,22 @@ def bench_warc(work: Path, warcs: int, pages: int, env: dict[str, str], jvm: flo
     report("warc", "pages", warcs * pages, times, jvm, (TINY_PAGES, fixed))
 
 
-def bench_convert(work: Path, per_encoding: int, env: dict[str, str], jvm: float) -> None:
-    src = work / "tree"
-    files = len(generate(src, per_encoding, corrupted=per_encoding // 10, seed=9))
-    times = {
-        "local": timed([*MOJIFIX, "convert", str(src), str(work / "local-out"), "--no-fsync", "--json"], env)
-    }
-    for cores in (1, 2):
+def _convert_times(src: Path, work: Path, masters: tuple[int, ...], env: dict[str, str]) -> dict[str, float]:
+    local = [*MOJIFIX, "convert", str(src), str(work / "local-out"), "--no-fsync", "--json"]
+    times = {"local": timed(local, env)}
+    for cores in masters:
         dst = work / f"spark{cores}-out"
-        argv = [
-            *MOJIFIX,
-            "spark",
-            "convert",
-            str(src),
-            str(dst),
-            "--no-fsync",
-            "--json",
-            "--master",
-            f"local[{cores}]",
-        ]
-        times[f"spark[{cores}]"] = timed(argv, env)
-    report("convert", "files", files, times, jvm)
+        argv = [*MOJIFIX, "spark", "convert", str(src), str(dst), "--no-fsync", "--json"]
+        times[f"spark[{cores}]"] = timed([*argv, "--master", f"local[{cores}]"], env)
+    return times
+
+
+def bench_convert(work: Path, per_encoding: int, env: dict[str, str], jvm: float) -> None:
+    files = len(generate(work / "tree", per_encoding, corrupted=per_encoding // 10, seed=9))
+    small = len(generate(work / "tiny-tree" / "src", TINY_FILES_PER_ENCODING, corrupted=1, seed=8))
+    fixed = _convert_times(work / "tiny-tree" / "src", work / "tiny-tree", (1,), env)
+    times = _convert_times(work / "tree", work, (1, 2), env)
+    report("convert", "files", files, times, jvm, (small, fixed))
 
 
 def main() -> int:

@@ -99,9 +99,9 @@ def _convert_parser() -> argparse.ArgumentParser:
     """``mojifix convert``'s own parser, so both commands take exactly the same convert options."""
     from mojifix.convert import cli as convert_cli
 
-    holder = argparse.ArgumentParser(add_help=False)
-    convert_cli.register(holder.add_subparsers())
-    parser = holder._subparsers._group_actions[0].choices["convert"]  # type: ignore[union-attr]
+    commands = argparse.ArgumentParser(add_help=False).add_subparsers()
+    convert_cli.register(commands)
+    parser: argparse.ArgumentParser = commands.choices["convert"]
     for action in parser._actions:
         if action.dest in _NOT_ON_SPARK:
             action.help = argparse.SUPPRESS

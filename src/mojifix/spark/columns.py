@@ -83,8 +83,8 @@ def decode_html_columns(
     ``body`` is a binary column; ``content_type`` and ``url`` are string columns, or None when the
     frame has no such column (every body is then undeclared, or decoded without a URL hint).
     """
-    from pyspark.sql.pandas.types import from_arrow_schema, to_arrow_schema
-    from pyspark.sql.types import BinaryType
+    from pyspark.sql.pandas.types import from_arrow_schema
+    from pyspark.sql.types import BinaryType, StructType
 
     if fallback not in ("detect", "browser"):
         raise ValueError(f"fallback must be 'detect' or 'browser', not {fallback!r}")
@@ -101,7 +101,7 @@ def decode_html_columns(
         raise ValueError(f"the DataFrame already has columns named {clash}: rename them first")
     import pyarrow as pa
 
-    out_schema = pa.schema([*to_arrow_schema(df.schema), *_decoded_arrow_fields()])
+    decoded_fields = _decoded_arrow_fields()
     columns = (body, content_type, url)
 
     def decode_partition(batches: Iterator[Any]) -> Iterator[Any]:
@@ -111,8 +111,10 @@ def decode_html_columns(
             ]
             decoded = [decode_row(b, t, u, fallback) for b, t, u in zip(*inputs, strict=True)]
             arrays = list(batch.columns)
-            for name in DECODED_FIELDS:
-                arrays.append(pa.array([row[name] for row in decoded], type=out_schema.field(name).type))
-            yield pa.RecordBatch.from_arrays(arrays, schema=out_schema)
+            for f in decoded_fields:
+                arrays.append(pa.array([row[f.name] for row in decoded], type=f.type))
+            # the input columns keep the Arrow types Spark gave them
+            yield pa.RecordBatch.from_arrays(arrays, schema=pa.schema([*batch.schema, *decoded_fields]))
 
-    return df.mapInArrow(decode_partition, from_arrow_schema(out_schema))
+    added = from_arrow_schema(pa.schema(decoded_fields))
+    return df.mapInArrow(decode_partition, StructType([*df.schema.fields, *added.fields]))

@@ -60,7 +60,8 @@ def spark_schema() -> Any:
 
 
 class _PerFile:
-    """Accumulator parameter: {file index: WarcSummary}; merging is a union (one entry per file)."""
+    """Accumulator parameter (PySpark's AccumulatorParam protocol): {file index: WarcSummary}; merging is
+    a union, one entry per file."""
 
     def zero(self, value: dict[int, WarcSummary]) -> dict[int, WarcSummary]:
         return {}
@@ -74,10 +75,7 @@ class WarcSummaryAccumulator:
     """Collects the per-file summaries of :func:`decode_warc`; :meth:`result` is the run's WarcSummary."""
 
     def __init__(self, spark: Any) -> None:
-        from pyspark.accumulators import AccumulatorParam
-
-        param = type("_PerFileParam", (_PerFile, AccumulatorParam), {})()
-        self.accumulator = spark.sparkContext.accumulator({}, param)
+        self.accumulator = spark.sparkContext.accumulator({}, _PerFile())
 
     def result(self) -> WarcSummary:
         """The files' summaries merged in input order (so counters list keys as the local run does)."""
