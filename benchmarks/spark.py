@@ -1,21 +1,20 @@
-"""Spark scaling and overhead: ``mojifix spark warc|convert`` on local[1] and local[2] vs the local commands.
+"""Spark scaling and overhead: the Spark warc and convert jobs on local[1] and local[2] vs the local code.
 
 Generates its inputs (WARC files from benchmarks/warc.py's page generator; a legacy tree from
-mojifix.convert.corpus), then runs, each as a whole process and in one run:
+mojifix.convert.corpus) and a tiny input of each kind, then runs, in one run, one process each:
 
-  local      ``mojifix warc FILES -o OUT.parquet`` / ``mojifix convert SRC DST`` (one core)
-  spark[1]   ``mojifix spark warc|convert ... --master local[1]`` (one core: the per-record cost)
-  spark[2]   the same with ``--master local[2]`` (two cores: the scaling)
-  jvm        a process that starts a local[1] SparkSession, runs one trivial job and stops (start-up)
-  tiny       local and spark[1] again on a tiny input (one small file / a few files): their fixed
-             costs, so that the marginal cost per record, (T_big - T_tiny) / (N_big - N_tiny), can be
-             compared even on a machine too busy for the start-up to fall under 10%
+  local      the local job (``mojifix warc``'s decode + Parquet writer / ``mojifix.convert``), one core
+  spark[1]   the Spark job (``decode_warc`` + Parquet / ``convert_tree``) on ``local[1]``: one core
+  spark[2]   the same on ``local[2]``: two cores
 
-and prints wall times, records (or files) per second and the ratios the issue sets goals for:
-spark[2] / spark[1] throughput (goal >= 1.7x on 2 cores) and spark[1] / local per-record cost (goal
-<= 1.5x), with the JVM start-up's share of the spark[1] run (it should be under 10%: raise --pages
-or --files-per-encoding until it is). Conversions run with --no-fsync (all three alike) so that
-other processes' disk traffic does not decide the comparison.
+Each process first runs its job on the tiny input (which loads the model, starts the Python workers
+and warms the JVM), then on the real input. It reports its whole-process time, the SparkSession
+start-up, the warm-up job and the timed job. Printed: rates, and the ratios the issue sets goals for,
+both over whole-process times and over the timed jobs alone: spark[2] / spark[1] throughput (goal
+>= 1.7x on 2 cores) and spark[1] / local per-record cost (goal <= 1.5x), with the JVM start-up's share
+of the spark[1] process (the goal wants inputs large enough for it to be under 10%: raise --pages or
+--files-per-encoding until it is). Conversions run without fsync (all alike) so that other processes'
+disk traffic does not decide the comparison.
 
     python benchmarks/spark.py [--warcs 16] [--pages 8000] [--files-per-encoding 1500] [--only warc|convert]
 """
@@ -23,6 +22,7 @@ other processes' disk traffic does not decide the comparison.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -31,6 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
+STARTED = time.perf_counter()
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
@@ -38,97 +39,116 @@ from warc import build_warc  # noqa: E402 (benchmarks/warc.py's generator)
 
 from mojifix.convert.corpus import generate  # noqa: E402
 
-MOJIFIX = [sys.executable, "-c", "import sys; from mojifix.cli import main; sys.exit(main(sys.argv[1:]))"]
-_JVM_ONLY = (
-    "from mojifix.spark._session import open_session; s = open_session('local[1]', 'jvm start-up'); "
-    "s.spark.range(1).count(); s.close()"
-)
-
-
-def timed(argv: list[str], env: dict[str, str]) -> float:
-    """Wall seconds of one whole process; fails loudly when it fails (exit 0 or 1 are both results)."""
-    started = time.perf_counter()
-    run = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
-    elapsed = time.perf_counter() - started
-    if run.returncode not in (0, 1):
-        raise SystemExit(f"{' '.join(argv[:6])}... failed ({run.returncode}):\n{run.stderr[-3000:]}")
-    return elapsed
-
-
-def report(
-    job: str, unit: str, count: int, times: dict[str, float], jvm: float, tiny: tuple[int, dict[str, float]]
-) -> None:
-    print(f"\n{job}: {count:,} {unit}")
-    for name, seconds in times.items():
-        print(f"  {name:9} {seconds:8.2f} s  {count / seconds:10,.0f} {unit}/s")
-    scaling = times["spark[1]"] / times["spark[2]"]
-    overhead = times["spark[1]"] / times["local"]
-    print(
-        f"  JVM start-up {jvm:.2f} s = {100 * jvm / times['spark[1]']:.1f}% of the spark[1] run "
-        "(should be < 10%)"
-    )
-    print(f"  scaling   spark[2] / spark[1] throughput: {scaling:.2f}x  (goal >= 1.7x)")
-    print(f"  overhead  spark[1] / local per {unit[:-1]}:     {overhead:.2f}x  (goal <= 1.5x)")
-    without = (times["spark[1]"] - jvm) / times["local"]
-    print(f"            the same without the JVM start-up:  {without:.2f}x")
-    small, fixed = tiny
-    marginal = {name: (times[name] - fixed[name]) / (count - small) * 1e3 for name in fixed}
-    print(
-        f"  fixed cost (a run on {small} {unit}): local {fixed['local']:.2f} s, "
-        f"spark[1] {fixed['spark[1]']:.2f} s;\n  marginal cost: local {marginal['local']:.3f} ms, "
-        f"spark[1] {marginal['spark[1]']:.3f} ms per {unit[:-1]} "
-        f"= {marginal['spark[1]'] / marginal['local']:.2f}x"
-    )
-
-
-#: pages of the tiny WARC, files per encoding of the tiny tree (the fixed-cost runs)
+#: pages of the tiny WARC, files per encoding of the tiny tree (the warm-up runs)
 TINY_PAGES = 50
 TINY_FILES_PER_ENCODING = 5
 
 
-def _warc_times(
-    inputs: list[str], work: Path, masters: tuple[int, ...], env: dict[str, str]
-) -> dict[str, float]:
-    times = {"local": timed([*MOJIFIX, "warc", *inputs, "-o", str(work / "local.parquet"), "-q"], env)}
-    for cores in masters:
-        out = work / f"spark{cores}.parquet"
-        argv = [*MOJIFIX, "spark", "warc", *inputs, "-o", str(out), "--master", f"local[{cores}]"]
-        times[f"spark[{cores}]"] = timed(argv, env)
-    return times
+def child(job: str, master: str, out: str, tiny: str, inputs: list[str]) -> dict[str, float]:
+    """One measured process: warm up on ``tiny``, then time the job on ``inputs`` ("none": no Spark)."""
+    session = None
+    phases: dict[str, float] = {}
+    if master != "none":
+        from mojifix.spark._session import open_session
+
+        t = time.perf_counter()
+        session = open_session(master, "mojifix benchmark")
+        phases["start-up"] = time.perf_counter() - t
+    # the warm-up gives each core a task, so every Python worker has started and loaded the model
+    for phase, paths, target in (("warm-up", [tiny, tiny], out + ".tiny"), ("job", inputs, out)):
+        t = time.perf_counter()
+        run_job(job, session.spark if session else None, paths, target)
+        phases[phase] = time.perf_counter() - t
+    if session is not None:
+        session.close()
+    phases["process"] = time.perf_counter() - STARTED
+    return phases
 
 
-def bench_warc(work: Path, warcs: int, pages: int, env: dict[str, str], jvm: float) -> None:
+def run_job(job: str, spark: object, paths: list[str], target: str) -> None:
+    if job == "warc" and spark is None:
+        from mojifix.integrations.warc import WarcSummary, decode_records, iter_http_records, write_rows
+
+        summary = WarcSummary()
+        records = (r for p in paths for r in iter_http_records(p, errors=summary.errors))
+        write_rows(decode_records(records, summary), target + ".parquet")
+    elif job == "warc":
+        from mojifix.spark import decode_warc, warc_summary
+
+        counts = warc_summary(spark)
+        decode_warc(spark, paths, summary=counts).write.mode("overwrite").parquet(target + ".parquet")
+        counts.result()
+    elif spark is None:
+        from mojifix.convert import convert
+
+        convert(paths[0], target, fsync=False)
+    else:
+        from mojifix.spark import convert_tree
+
+        convert_tree(spark, paths[0], target, fsync=False)
+
+
+def measure(job: str, master: str, out: Path, tiny: str, inputs: list[str], env: dict[str, str]) -> dict:
+    """Run :func:`child` in a new process; its phases plus the whole-process wall time seen from here."""
+    argv = [sys.executable, __file__, "--child", job, master, str(out), tiny, *inputs]
+    started = time.perf_counter()
+    run = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - started
+    if run.returncode != 0:
+        raise SystemExit(f"{job} on {master} failed ({run.returncode}):\n{run.stderr[-3000:]}")
+    return {**json.loads(run.stdout.strip().splitlines()[-1]), "wall": wall}
+
+
+def report(job: str, unit: str, count: int, runs: dict[str, dict]) -> None:
+    print(f"\n{job}: {count:,} {unit}")
+    for name, r in runs.items():
+        start = f"start-up {r['start-up']:6.2f} s, " if "start-up" in r else " " * 20
+        print(
+            f"  {name:9} whole process {r['wall']:7.2f} s ({count / r['wall']:8,.0f} {unit}/s); {start}"
+            f"warm-up {r['warm-up']:6.2f} s, job {r['job']:7.2f} s ({count / r['job']:8,.0f} {unit}/s)"
+        )
+    one, two, local = runs["spark[1]"], runs["spark[2]"], runs["local"]
+    share = 100 * one["start-up"] / one["wall"]
+    print(f"  JVM start-up = {share:.1f}% of the spark[1] process (the goal's inputs keep it under 10%)")
+    for what in ("wall", "job"):
+        label = "whole process" if what == "wall" else "timed job    "
+        print(
+            f"  {label}: scaling spark[2] / spark[1] throughput {one[what] / two[what]:.2f}x (goal >= 1.7x); "
+            f"cost per {unit[:-1]} spark[1] / local {one[what] / local[what]:.2f}x (goal <= 1.5x)"
+        )
+
+
+def bench_warc(work: Path, warcs: int, pages: int, env: dict[str, str]) -> None:
     inputs = []
     for i in range(warcs):
         path = work / f"crawl-{i:03d}.warc.gz"
         build_warc(path, pages, seed=100 + i)
         inputs.append(str(path))
-    (work / "tiny").mkdir()
-    build_warc(work / "tiny" / "tiny.warc.gz", TINY_PAGES, seed=99)
-    fixed = _warc_times([str(work / "tiny" / "tiny.warc.gz")], work / "tiny", (1,), env)
-    times = _warc_times(inputs, work, (1, 2), env)
-    report("warc", "pages", warcs * pages, times, jvm, (TINY_PAGES, fixed))
+    tiny = work / "tiny.warc.gz"
+    build_warc(tiny, TINY_PAGES, seed=99)
+    runs = {name: measure("warc", m, work / name, str(tiny), inputs, env) for name, m in MASTERS}
+    report("warc", "pages", warcs * pages, runs)
 
 
-def _convert_times(src: Path, work: Path, masters: tuple[int, ...], env: dict[str, str]) -> dict[str, float]:
-    local = [*MOJIFIX, "convert", str(src), str(work / "local-out"), "--no-fsync", "--json"]
-    times = {"local": timed(local, env)}
-    for cores in masters:
-        dst = work / f"spark{cores}-out"
-        argv = [*MOJIFIX, "spark", "convert", str(src), str(dst), "--no-fsync", "--json"]
-        times[f"spark[{cores}]"] = timed([*argv, "--master", f"local[{cores}]"], env)
-    return times
-
-
-def bench_convert(work: Path, per_encoding: int, env: dict[str, str], jvm: float) -> None:
+def bench_convert(work: Path, per_encoding: int, env: dict[str, str]) -> None:
     files = len(generate(work / "tree", per_encoding, corrupted=per_encoding // 10, seed=9))
-    small = len(generate(work / "tiny-tree" / "src", TINY_FILES_PER_ENCODING, corrupted=1, seed=8))
-    fixed = _convert_times(work / "tiny-tree" / "src", work / "tiny-tree", (1,), env)
-    times = _convert_times(work / "tree", work, (1, 2), env)
-    report("convert", "files", files, times, jvm, (small, fixed))
+    generate(work / "tiny-tree", TINY_FILES_PER_ENCODING, corrupted=1, seed=8)
+    runs = {
+        name: measure("convert", m, work / f"{name}-out", str(work / "tiny-tree"), [str(work / "tree")], env)
+        for name, m in MASTERS
+    }
+    report("convert", "files", files, runs)
+
+
+#: (name, master) of the three measured processes; "none" runs the local code without Spark
+MASTERS = (("local", "none"), ("spark[1]", "local[1]"), ("spark[2]", "local[2]"))
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["--child"]:
+        job, master, out, tiny, *inputs = sys.argv[2:]
+        print(json.dumps(child(job, master, out, tiny, inputs)))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--warcs", type=int, default=16, help="WARC files (one Spark task each)")
     parser.add_argument("--pages", type=int, default=8000, help="pages per WARC file")
@@ -139,16 +159,12 @@ def main() -> int:
     args = parser.parse_args()
     env = {**os.environ, "PYSPARK_PYTHON": sys.executable}
     work = Path(tempfile.mkdtemp(prefix="mojifix-spark-bench-"))
+    print(f"whole-process timings, {os.cpu_count()} cores, one process per row")
     try:
-        jvm = timed([sys.executable, "-c", _JVM_ONLY], env)
-        print(
-            f"whole-process timings, {os.cpu_count()} cores; "
-            f"JVM start-up (local[1], one trivial job): {jvm:.2f} s"
-        )
         if args.only in (None, "warc"):
-            bench_warc(work, args.warcs, args.pages, env, jvm)
+            bench_warc(work, args.warcs, args.pages, env)
         if args.only in (None, "convert"):
-            bench_convert(work, args.files_per_encoding, env, jvm)
+            bench_convert(work, args.files_per_encoding, env)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0
