@@ -4,7 +4,8 @@ Generates its inputs (WARC files from benchmarks/warc.py's page generator; a leg
 mojifix.convert.corpus) and a tiny input of each kind, then runs, in one run, one process each:
 
   local      the local job (``mojifix warc``'s decode + Parquet writer / ``mojifix.convert``), one core
-  spark[1]   the Spark job (``decode_warc`` + Parquet / ``convert_tree``) on ``local[1]``: one core
+  spark[1]   the Spark job (``mojifix spark warc``'s ``write_warc_dataset`` / ``convert_tree``) on
+             ``local[1]``: one core (``--frame``: ``decode_warc`` and Spark's Parquet writer instead)
   spark[2]   the same on ``local[2]``: two cores
 
 Each process first runs its job on the tiny input (which loads the model, starts the Python workers
@@ -16,7 +17,8 @@ of the spark[1] process (the goal wants inputs large enough for it to be under 1
 --files-per-encoding until it is). Conversions run without fsync (all alike) so that other processes'
 disk traffic does not decide the comparison.
 
-    python benchmarks/spark.py [--warcs 16] [--pages 8000] [--files-per-encoding 1500] [--only warc|convert]
+    python benchmarks/spark.py [--warcs 16] [--pages 8000] [--files-per-encoding 1500]
+                                [--only warc|convert] [--frame]
 """
 
 from __future__ import annotations
@@ -66,13 +68,17 @@ def child(job: str, master: str, out: str, tiny: str, inputs: list[str]) -> dict
 
 
 def run_job(job: str, spark: object, paths: list[str], target: str) -> None:
-    if job == "warc" and spark is None:
+    if job.startswith("warc") and spark is None:
         from mojifix.integrations.warc import WarcSummary, decode_records, iter_http_records, write_rows
 
         summary = WarcSummary()
         records = (r for p in paths for r in iter_http_records(p, errors=summary.errors))
         write_rows(decode_records(records, summary), target + ".parquet")
-    elif job == "warc":
+    elif job == "warc":  # what `mojifix spark warc -o DIR` runs: each task writes its part
+        from mojifix.spark.warc import write_warc_dataset
+
+        write_warc_dataset(spark, paths, target + ".parquet")
+    elif job == "warc-frame":  # decode_warc + Spark's Parquet writer + the accumulator summary
         from mojifix.spark import decode_warc, warc_summary
 
         counts = warc_summary(spark)
@@ -118,7 +124,7 @@ def report(job: str, unit: str, count: int, runs: dict[str, dict]) -> None:
         )
 
 
-def bench_warc(work: Path, warcs: int, pages: int, env: dict[str, str]) -> None:
+def bench_warc(work: Path, warcs: int, pages: int, env: dict[str, str], frame: bool) -> None:
     inputs = []
     for i in range(warcs):
         path = work / f"crawl-{i:03d}.warc.gz"
@@ -126,8 +132,9 @@ def bench_warc(work: Path, warcs: int, pages: int, env: dict[str, str]) -> None:
         inputs.append(str(path))
     tiny = work / "tiny.warc.gz"
     build_warc(tiny, TINY_PAGES, seed=99)
-    runs = {name: measure("warc", m, work / name, str(tiny), inputs, env) for name, m in MASTERS}
-    report("warc", "pages", warcs * pages, runs)
+    job = "warc-frame" if frame else "warc"
+    runs = {name: measure(job, m, work / name, str(tiny), inputs, env) for name, m in MASTERS}
+    report(job, "pages", warcs * pages, runs)
 
 
 def bench_convert(work: Path, per_encoding: int, env: dict[str, str]) -> None:
@@ -156,13 +163,14 @@ def main() -> int:
         "--files-per-encoding", type=int, default=1500, help="tree files per encoding (8 encodings)"
     )
     parser.add_argument("--only", choices=("warc", "convert"), help="run one job only")
+    parser.add_argument("--frame", action="store_true", help="warc through decode_warc and Spark's writer")
     args = parser.parse_args()
     env = {**os.environ, "PYSPARK_PYTHON": sys.executable}
     work = Path(tempfile.mkdtemp(prefix="mojifix-spark-bench-"))
     print(f"whole-process timings, {os.cpu_count()} cores, one process per row")
     try:
         if args.only in (None, "warc"):
-            bench_warc(work, args.warcs, args.pages, env)
+            bench_warc(work, args.warcs, args.pages, env, args.frame)
         if args.only in (None, "convert"):
             bench_convert(work, args.files_per_encoding, env)
     finally:

@@ -88,19 +88,33 @@ def test_spark_warc_rows_and_summary_equal_the_local_command(
     assert code == local_code == 1  # the cut member, the bad length, a truncated page
     assert any("gzip member cut off" in e for e in summary["errors"])
     assert summary["by_record_type"]["warcinfo"] == 4  # three WARCs and the ARC's filedesc
+    assert sorted(p.name for p in out.iterdir()) == ["_SUCCESS"] + [f"part-{i:05d}.parquet" for i in range(4)]
+    # a second run replaces the dataset (as the local command replaces its output file)
+    assert main(["spark", "warc", str(archives[1]), "-o", str(out), "--json"]) == 1  # a page with U+FFFD
+    capsys.readouterr()
+    assert len(read_dataset(out)) == len(TEXT_PAGES) - 1
 
 
-def test_decode_warc_frame_takes_file_uris_and_counts_per_file(spark: Any, archives: list[Path]) -> None:
+def test_decode_warc_frame_equals_the_local_rows_and_counts_per_file(
+    spark: Any, archives: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The DataFrame path (Spark's own Parquet writer, the summary in an accumulator)."""
     acc = warc_summary(spark)
     frame = decode_warc(spark, [archives[0].as_uri(), str(archives[1])], summary=acc)
     assert frame.rdd.getNumPartitions() == 2  # one task per file
     assert frame.columns == list(ROW_FIELDS)
-    rows = [r.asDict() for r in frame.collect()]
-    assert acc.files == 2 and acc.result().decoded == len(rows)
+    frame.write.parquet(str(tmp_path / "frame.parquet"))
+    rows = read_dataset(tmp_path / "frame.parquet")
+    _, local_summary = _run(
+        ["warc", str(archives[0]), str(archives[1]), "-o", str(tmp_path / "l.parquet"), "--json"], capsys
+    )
+    assert rows == pq.read_table(tmp_path / "l.parquet").to_pylist()
     # partition order is file order: the gzip archive's rows, then the plain one's (no bad-length page)
     assert [r["uri"] for r in rows] == [p.uri for p in TEXT_PAGES] + [
         p.uri for p in TEXT_PAGES if not p.bad_length
     ]
+    assert acc.files == 2
+    assert {**acc.result().to_dict(), "rows_written": len(rows)} == local_summary
 
 
 def test_decode_html_columns_equals_the_row_decoder_and_the_warc_rows(spark: Any) -> None:
@@ -146,6 +160,11 @@ def test_spark_warc_usage_errors(spark: Any, archives: list[Path], tmp_path: Pat
     assert "must end in .parquet" in capsys.readouterr().err
     assert main(["spark", "warc", str(tmp_path / "missing.warc"), "-o", str(tmp_path / "x.parquet")]) == 2
     assert "no such file" in capsys.readouterr().err
+    foreign = tmp_path / "taken.parquet"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("mine")
+    assert main(["spark", "warc", str(archives[0]), "-o", str(foreign)]) == 2
+    assert "not a Parquet dataset's" in capsys.readouterr().err and (foreign / "notes.txt").exists()
 
 
 def test_paths_listing_with_prefix_as_for_common_crawl(

@@ -162,6 +162,19 @@ def run_convert(args: argparse.Namespace) -> int:
         return _usage("convert needs SRC and DST (or --in-place --backup-dir DIR)")
     if args.workers < 1:
         return _usage("--workers must be at least 1")
+    opts = convert_options(args)
+    bar = _Bar(sys.stderr.isatty() and not args.json)
+    try:
+        report = convert(args.src, None if args.in_place else args.dst, progress=bar, **opts)
+    except LookupError as exc:
+        return _usage(f"{exc}: --prefer/--convert-names take an encoding label such as big5, gbk")
+    finally:
+        bar.close()
+    return finish_convert(report, args.json)
+
+
+def convert_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of :func:`mojifix.convert.convert` that ``convert``'s arguments ask for."""
     opts = _options(args)
     opts.update(
         bom=args.bom,
@@ -175,19 +188,17 @@ def run_convert(args: argparse.Namespace) -> int:
         backup_dir=args.backup_dir,
         names_encoding=args.convert_names,
     )
-    bar = _Bar(sys.stderr.isatty() and not args.json)
-    try:
-        report = convert(args.src, None if args.in_place else args.dst, progress=bar, **opts)
-    except LookupError as exc:
-        return _usage(f"{exc}: --prefer/--convert-names take an encoding label such as big5, gbk")
-    finally:
-        bar.close()
+    return opts
+
+
+def finish_convert(report: Report, as_json: bool) -> int:
+    """The end of a convert run: the fatal error if any, the summary (JSON or table); the exit code."""
     if report.fatal:
         print(
             f"mojifix: error: {report.fatal} (run stopped; fix the cause and rerun with --resume)",
             file=sys.stderr,
         )
-    if args.json:
+    if as_json:
         sys.stdout.write(json.dumps(report.summary(), ensure_ascii=False, indent=1) + "\n")
     else:
         print_convert(report)

@@ -49,18 +49,20 @@ class SessionHandle:
 
 
 def open_session(master: str | None, app_name: str) -> SessionHandle:
-    """The active session if there is one; else a new one on ``master``.
+    """The active (or default) session if there is one, whatever ``master`` says; else one on ``master``.
 
     Under spark-submit the master comes from spark-submit's ``--master`` unless one is given here
     explicitly; otherwise it defaults to :data:`DEFAULT_MASTER`. On a local master the Python workers
     run this interpreter (so they import the same mojifix), unless ``PYSPARK_PYTHON`` says otherwise.
     """
     require_spark()
+    from pyspark.errors import PySparkRuntimeError
     from pyspark.sql import SparkSession
 
-    active = SparkSession.getActiveSession()
-    if active is not None:
-        return SessionHandle(active, owned=False)
+    try:  # the active session of this thread, or the process's default one (from another thread)
+        return SessionHandle(SparkSession.active(), owned=False)
+    except PySparkRuntimeError:  # "no active or default session"
+        pass
     builder = SparkSession.builder.appName(app_name)
     if master is None and _GATEWAY_ENV not in os.environ:
         master = DEFAULT_MASTER

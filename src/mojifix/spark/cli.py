@@ -133,17 +133,28 @@ def run_warc(args: argparse.Namespace) -> int:
     except SparkUnavailableError as exc:
         return _usage(str(exc))
     from mojifix.integrations.cli import _print_summary
-    from mojifix.spark.warc import decode_warc, warc_summary
+    from mojifix.spark.warc import decode_warc, warc_summary, write_warc_dataset
 
     started = time.perf_counter()
     session = open_session(args.master, "mojifix spark warc")
     try:
-        summary_acc = warc_summary(session.spark)
-        rows = decode_warc(
-            session.spark, inputs, fallback=args.fallback, reader=args.reader, summary=summary_acc
-        )
-        rows.write.mode("overwrite").parquet(args.output)
-        summary = summary_acc.result()
+        if local_path(args.output) is not None:  # a shared file system: each task writes its part itself
+            summary = write_warc_dataset(
+                session.spark,
+                inputs,
+                local_path(args.output) or "",
+                fallback=args.fallback,
+                reader=args.reader,
+            )
+        else:  # object storage, HDFS: Spark's own writer
+            counts = warc_summary(session.spark)
+            rows = decode_warc(
+                session.spark, inputs, fallback=args.fallback, reader=args.reader, summary=counts
+            )
+            rows.write.mode("overwrite").parquet(args.output)
+            summary = counts.result()
+    except ValueError as exc:
+        return _usage(str(exc))
     finally:
         session.close()
     elapsed = time.perf_counter() - started
@@ -174,21 +185,12 @@ def run_convert(args: argparse.Namespace) -> int:
         require_spark()
     except SparkUnavailableError as exc:
         return _usage(str(exc))
-    from mojifix.convert.cli import _options, print_convert
+    from mojifix.convert.cli import convert_options, finish_convert
     from mojifix.spark.convert import convert_tree
 
-    options = _options(args)
-    del options["workers"]
-    options.update(
-        bom=args.bom,
-        salvage=args.salvage,
-        resume=args.resume,
-        dry_run=args.dry_run,
-        accept_noncanonical=args.accept_noncanonical,
-        manifest=args.manifest,
-        fsync=not args.no_fsync,
-        names_encoding=args.convert_names,
-    )
+    options = convert_options(args)
+    for dest in _NOT_ON_SPARK:  # checked above: all at their defaults
+        del options[dest]
     session = open_session(args.master, "mojifix spark convert")
     try:
         report = convert_tree(session.spark, args.src, args.dst, **options)
@@ -196,13 +198,4 @@ def run_convert(args: argparse.Namespace) -> int:
         return _usage(f"{exc}: --prefer/--convert-names take an encoding label such as big5, gbk")
     finally:
         session.close()
-    if report.fatal:
-        print(
-            f"mojifix: error: {report.fatal} (run stopped; fix the cause and rerun with --resume)",
-            file=sys.stderr,
-        )
-    if args.json:
-        sys.stdout.write(json.dumps(report.summary(), ensure_ascii=False, indent=1) + "\n")
-    else:
-        print_convert(report)
-    return report.exit_code
+    return finish_convert(report, args.json)

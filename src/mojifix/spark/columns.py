@@ -11,20 +11,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from mojifix.integrations._content import body_kind, decode_parsed, transport_of
+from mojifix.integrations.warc import ROW_FIELDS
 
 __all__ = ["DECODED_FIELDS", "decode_html_columns", "decode_row"]
 
-#: columns added by :func:`decode_html_columns`, in order (the decoding columns of ROW_FIELDS)
-DECODED_FIELDS = (
-    "kind",
-    "encoding",
-    "source",
-    "confidence",
-    "browser_encoding",
-    "warnings",
-    "replacement_count",
-    "text",
-)
+#: columns added by :func:`decode_html_columns`, in order: the decoding columns of ``mojifix warc``'s rows
+DECODED_FIELDS = tuple(f for f in ROW_FIELDS[ROW_FIELDS.index("kind") :] if f != "truncated")
 
 
 def _decoded_arrow_fields() -> list[Any]:
