@@ -14,12 +14,20 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-__all__ = ["convert_tree", "decode_html_columns", "decode_warc", "manifest_frame", "warc_summary"]
+__all__ = [
+    "convert_tree",
+    "decode_html_columns",
+    "decode_warc",
+    "manifest_frame",
+    "warc_summary",
+    "write_warc_dataset",
+]
 
 #: public name -> the submodule that defines it (loaded on first use: PySpark stays unimported until then)
 _LAZY = {
     "decode_warc": "mojifix.spark.warc",
     "warc_summary": "mojifix.spark.warc",
+    "write_warc_dataset": "mojifix.spark.warc",
     "decode_html_columns": "mojifix.spark.columns",
     "convert_tree": "mojifix.spark.convert",
     "manifest_frame": "mojifix.spark.convert",

@@ -1,13 +1,13 @@
-"""``decode_warc``: the rows of ``mojifix warc``, one Spark task per WARC file, records streamed.
+"""The rows of ``mojifix warc`` on Spark: one task per WARC file, records streamed.
 
 Each task opens one archive and runs the local reader and decoder on it
-(:func:`mojifix.integrations.warc.iter_http_records`, :func:`~mojifix.integrations.warc.decode_records`),
-handing rows to Spark as Arrow record batches of bounded size (``mapInArrow``), so a task's memory is one
-batch plus one record whatever the archive's size. The per-file :class:`WarcSummary` travels back in a
-Spark accumulator keyed by file index, merged in input order: the summary then reads exactly as the
-local command's for the same inputs. Spark applies a result task's accumulator update once per
-partition (retried and speculative attempts included) when the rows are consumed by one action
-without a shuffle, such as writing them out; docs/spark.md says more.
+(:func:`mojifix.integrations.warc.iter_http_records`, :func:`~mojifix.integrations.warc.decode_records`).
+:func:`write_warc_dataset` (what ``mojifix spark warc -o DIR`` runs on a shared file system) has each
+task write its file's rows with the local Parquet writer and return the file's :class:`WarcSummary`;
+:func:`decode_warc` hands the rows to Spark instead, as Arrow record batches of bounded size
+(``mapInArrow``), with the per-file summaries in an accumulator keyed by file index. Either way a task
+holds one batch (or row group) and one record at a time, and the summaries are merged in input order,
+so they read exactly as the local command's. docs/spark.md says how retries keep both exactly-once.
 """
 
 from __future__ import annotations
