@@ -32,6 +32,8 @@ from mojifix.spark import convert_tree, decode_warc, warc_summary
 BIG_WARC_PAGES = 6000
 #: how long to let tasks run before killing their workers (they start by loading the model and reading)
 KILL_AFTER_S = 0.5
+#: how long after a kill to wait for Spark to report the failed task before killing again
+RECHECK_S = 2.0
 
 
 def test_convert_with_a_worker_killed_mid_task(spark_retry: Any, tmp_path: Path) -> None:
@@ -107,15 +109,20 @@ def test_warc_with_workers_killed_mid_file(
     runner.start()
     killed: list[int] = []
     failed = 0
+    last_kill = 0.0
     while runner.is_alive():
         stages = [tracker.getStageInfo(s) for s in tracker.getActiveStageIds()]
         running = [s for s in stages if s is not None and s.numActiveTasks > 0]
         failed = max([failed, *(s.numFailedTasks for s in stages if s is not None)])
-        if running and not killed:
+        # kill while tasks run; again only if no task has failed a while after the last kill (it hit idle
+        # workers only), so that no task fails twice (local[2,2] allows one retry)
+        if running and not failed and time.monotonic() - last_kill > RECHECK_S:
             time.sleep(KILL_AFTER_S)
-            killed = _pyspark_workers()
-            for pid in killed:
+            found = _pyspark_workers()
+            for pid in found:
                 os.kill(pid, signal.SIGKILL)
+            killed += found
+            last_kill = time.monotonic()
         time.sleep(0.05)
     runner.join()
     assert killed and failed >= 1, "no task failed: the workers were killed too late to test anything"
