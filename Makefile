@@ -30,6 +30,7 @@ lint: $(STAMP)
 	$(PY) -m ruff format --check src tests tools benchmarks
 
 test: $(STAMP) browser java
+	bash tools/ensure_fonts.sh
 	$(PY) -m ruff check src tests tools benchmarks
 	$(PY) -m ruff format --check src tests tools benchmarks
 	$(PY) -m pytest

@@ -72,3 +72,19 @@ def test_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "not an encoding label" in capsys.readouterr().err
     assert main(["sniff"]) == 2
     assert main(["sniff", "x", "--fallback", "guess"]) == 2
+
+
+def test_trust_evidence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = _write(tmp_path, "<p>Вчера вечером мы долго гуляли по набережной</p>".encode())
+    assert main(["sniff", page, "--content-type", "text/html; charset=windows-1251", "--json"]) == 1
+    browser = json.loads(capsys.readouterr().out)
+    assert browser["encoding"] == "windows-1251"  # the browser follows the label (exit 1: suspect)
+    code = main(
+        ["sniff", page, "--content-type", "text/html; charset=windows-1251", "--trust", "evidence", "--json"]
+    )
+    result = json.loads(capsys.readouterr().out)
+    assert code == 1  # the override is itself a finding
+    assert (result["encoding"], result["source"]) == ("UTF-8", "evidence")
+    assert "Вчера" in result["text"]
+    assert result["warnings"][-1]["code"] == "declaration-overridden"
+    assert result["browser_encoding"] == "windows-1251"

@@ -42,7 +42,7 @@ def test_without_pyspark_one_line_naming_the_extra_and_exit_2(tmp_path: Path, jo
     )
     assert run.returncode == 2
     assert run.stderr.splitlines() == [
-        "mojifix: error: mojifix spark needs pyspark, which is not installed: pip install 'mojifix[spark]'"
+        "mojifix: error: mojifix spark needs the optional package 'pyspark': pip install 'mojifix[spark]'"
     ]
     assert run.stdout == ""
 

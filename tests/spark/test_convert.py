@@ -141,6 +141,11 @@ def test_refusals_are_the_local_commands(
     assert "Spark decides the parallelism" in capsys.readouterr().err
     assert main(["spark", "convert", str(tree), "--in-place", "--backup-dir", str(tmp_path / "b")]) == 2
     assert "not offered on Spark" in capsys.readouterr().err
+    assert (
+        main(["spark", "convert", str(tree), str(tmp_path / "c"), "--decisions", str(tmp_path / "d.json")])
+        == 2
+    )
+    assert "--decisions is not offered on Spark" in capsys.readouterr().err
     assert not os.path.exists(inside)
 
 

@@ -14,6 +14,7 @@ import os
 from typing import Any
 
 from mojifix._callable import make_module_callable
+from mojifix.convert.decisions import load_decisions
 from mojifix.convert.engine import Job, Progress, run_convert, run_scan
 from mojifix.convert.options import Options
 from mojifix.convert.records import FileRecord, Report, ScanReport, Split
@@ -33,6 +34,10 @@ def _options(options: dict[str, Any]) -> Options:
         options["names_encoding"] = normalise_prefer((options["names_encoding"],))[0]
     if options.get("prefer"):
         options["prefer"] = normalise_prefer(options["prefer"])
+    if isinstance(options.get("decisions"), (str, bytes, os.PathLike)):
+        options["decisions"] = load_decisions(options["decisions"])
+    if options.get("decisions") is not None:
+        options["resume"] = True  # decisions settle files of an earlier run into the same DST
     return Options(**options)
 
 

@@ -11,6 +11,7 @@ import json
 import sys
 from typing import Any
 
+from mojifix.cli import console, has_rich, table_class
 from mojifix.convert.records import FileRecord, Report, ScanReport
 
 EXIT_USAGE = 2
@@ -21,6 +22,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "scan", help="inventory a tree: encoding, confidence, BOM, line endings, binary, ambiguity"
     )
     s.add_argument("src", help="directory (or file) to inventory; nothing is written")
+    s.add_argument("more", nargs="*", metavar="PATH", help="with --check: more files or directories")
+    s.add_argument(
+        "--check",
+        action="store_true",
+        help="for CI and pre-commit: exit 1 if a text file is not UTF-8 (or --expect ENC), one line each",
+    )
+    s.add_argument("--expect", metavar="ENC", help="with --check: the encoding files must be in (UTF-8)")
     s.add_argument("--json", action="store_true", help="print every record and the summary as JSON")
     _common(s)
     s.set_defaults(func=run_scan)
@@ -46,6 +54,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--salvage", action="store_true", help="also write a segment-by-segment decoding of mixed files"
     )
     c.add_argument("--resume", action="store_true", help="continue an interrupted run into the same DST")
+    c.add_argument(
+        "--decisions",
+        metavar="FILE",
+        help="apply a person's choices saved by the `mojifix review` page (implies --resume)",
+    )
     c.add_argument(
         "--accept-noncanonical",
         action="store_true",
@@ -82,7 +95,7 @@ class _Bar:
     def __init__(self, enabled: bool) -> None:
         self.progress = None
         self.task = None
-        if enabled:
+        if enabled and has_rich():  # rich is the optional progress extra: no bar without it
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
             self.progress = Progress(
@@ -109,9 +122,7 @@ class _Bar:
 
 
 def _console(stderr: bool = False) -> Any:
-    from rich.console import Console
-
-    return Console(stderr=stderr, highlight=False)
+    return console(stderr=stderr)  # rich's, or plain text without the progress extra
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
@@ -134,6 +145,12 @@ def _usage(msg: str) -> int:
 def run_scan(args: argparse.Namespace) -> int:
     from mojifix.convert import scan
 
+    if args.check or args.expect:
+        from mojifix.convert.check import run_check
+
+        return run_check(args)
+    if args.more:
+        return _usage("scan takes one SRC (several paths only with --check)")
     if args.workers < 1:
         return _usage("--workers must be at least 1")
     bar = _Bar(sys.stderr.isatty() and not args.json)
@@ -162,20 +179,11 @@ def run_convert(args: argparse.Namespace) -> int:
         return _usage("convert needs SRC and DST (or --in-place --backup-dir DIR)")
     if args.workers < 1:
         return _usage("--workers must be at least 1")
-    opts = convert_options(args)
-    bar = _Bar(sys.stderr.isatty() and not args.json)
-    try:
-        report = convert(args.src, None if args.in_place else args.dst, progress=bar, **opts)
-    except LookupError as exc:
-        return _usage(f"{exc}: --prefer/--convert-names take an encoding label such as big5, gbk")
-    finally:
-        bar.close()
-    return finish_convert(report, args.json)
-
-
-def convert_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The options of :func:`mojifix.convert.convert` that ``convert``'s arguments ask for."""
     opts = _options(args)
+    if args.decisions:
+        from mojifix.convert.decisions import load_decisions
+
+        opts["decisions"] = load_decisions(args.decisions)
     opts.update(
         bom=args.bom,
         salvage=args.salvage,
@@ -188,26 +196,46 @@ def convert_options(args: argparse.Namespace) -> dict[str, Any]:
         backup_dir=args.backup_dir,
         names_encoding=args.convert_names,
     )
-    return opts
-
-
-def finish_convert(report: Report, as_json: bool) -> int:
-    """The end of a convert run: the fatal error if any, the summary (JSON or table); the exit code."""
+    bar = _Bar(sys.stderr.isatty() and not args.json)
+    try:
+        report = convert(args.src, None if args.in_place else args.dst, progress=bar, **opts)
+    except LookupError as exc:
+        return _usage(f"{exc}: --prefer/--convert-names take an encoding label such as big5, gbk")
+    finally:
+        bar.close()
     if report.fatal:
         print(
             f"mojifix: error: {report.fatal} (run stopped; fix the cause and rerun with --resume)",
             file=sys.stderr,
         )
-    if as_json:
-        sys.stdout.write(json.dumps(report.summary(), ensure_ascii=False, indent=1) + "\n")
+    summary = report.summary()
+    not_applied = _report_decisions(opts.get("decisions"), report, summary)
+    if args.json:
+        sys.stdout.write(json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
     else:
         print_convert(report)
-    return report.exit_code
+    return max(report.exit_code, 1 if not_applied else 0)
+
+
+def _report_decisions(decisions: Any, report: Report, summary: dict[str, Any]) -> int:
+    """Say which decisions were applied and which no longer apply (standard error); returns how many
+    did not apply. A decision that does not apply is never guessed: its file stays as the run left it."""
+    if decisions is None:
+        return 0
+    from mojifix.convert.decisions import unapplied
+
+    missed = unapplied(decisions, report.records)
+    for path, why in missed:
+        print(f"mojifix: decision not applied: {path}: {why}", file=sys.stderr)
+    applied = len(decisions) - len(missed)
+    print(f"mojifix: decisions: {applied} applied, {len(missed)} not applied", file=sys.stderr)
+    summary["decisions"] = {"applied": applied, "not_applied": [{"path": p, "why": w} for p, w in missed]}
+    return len(missed)
 
 
 def print_convert(report: Report) -> None:
     """Attention-needing files, then the summary table."""
-    from rich.table import Table
+    Table = table_class()  # rich's, or plain text without the progress extra
 
     console = _console()
     for r in report.records:
@@ -242,7 +270,7 @@ def print_convert(report: Report) -> None:
 
 def print_scan(report: ScanReport) -> None:
     """Per-file inventory, then the encoding distribution."""
-    from rich.table import Table
+    Table = table_class()  # rich's, or plain text without the progress extra
 
     console = _console()
     files = Table(title="mojifix scan")

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from importlib import import_module
 
-from mojifix.convert import fsio
+from mojifix.convert import decisions, fsio
 from mojifix.convert.codec import try_decode
 from mojifix.convert.options import MANIFEST_NAME, QUARANTINE_DIR, Options
 from mojifix.convert.records import FileRecord, Report, ScanReport
@@ -296,10 +296,13 @@ def process_entry(
         if data is None:
             return _process_stream(job, entry, detect, write, previous)
         sha1 = _sha1(data)
-        if previous is not None and _resumable(job, entry, previous, sha1):
-            return previous
+        # --decisions: a person's decision, when it applies to these bytes, replaces the examination
+        settled = opts.decisions.settle(_key(entry), data, sha1, opts.bom) if opts.decisions else ()
+        stale = settled if isinstance(settled, tuple) else ()
+        if isinstance(settled, tuple) and previous is not None and _resumable(job, entry, previous, sha1):
+            return replace(previous, warnings=(*previous.warnings, *stale)) if stale else previous
         try:
-            v = examine(data, opts, detect)
+            v = settled if isinstance(settled, Verdict) else examine(data, opts, detect)
         except (ValueError, LookupError, KeyError, AssertionError, RuntimeError) as exc:
             # A failure inside the detector or a decoder on one file must not end the run: the file
             # gets outcome "error" with the cause, the others go on (exit code 1 tells the user).
@@ -318,6 +321,8 @@ def process_entry(
                 output = _write_output(job, entry, data, v.output, st, group)
         elif v.outcome == "quarantined" and write:
             output, salvaged = _write_quarantine(job, entry, data, None, st, v, sha1, group)
+        if stale:
+            v = replace(v, warnings=(*v.warnings, *stale))
         return _from_verdict(
             entry, v, len(data), sha1, output=output, output_sha1=output_sha1, salvaged=salvaged
         )
@@ -642,6 +647,9 @@ def run_convert(job: Job, progress: Progress | None = None, entries: list[Entry]
             nonlocal resumed
             results[i] = rec
             resumed += was_resumed
+            if rec.decision == decisions.PERSON and not was_resumed and not opts.dry_run:
+                # the settled output is committed: only now may its quarantine copy go
+                decisions.discard_quarantine(job.side_root or b"", decisions.record_rel(rec), _Q)
             if log is not None:
                 lines[i] = rec.to_json().encode() + b"\n"
                 if not was_resumed:

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mojifix.convert.decisions import Decisions
 
 __all__ = ["DEFAULT_DETECTOR", "QUARANTINE_DIR", "Options"]
 
@@ -30,6 +34,7 @@ class Options:
 
     bom: str = "strip"  # strip | keep (for already-UTF-8 files; also whether UTF-8 output gets a BOM)
     prefer: tuple[str, ...] = ()
+    decisions: Decisions | None = None  # --decisions FILE: a person's choices (implies resume)
     salvage: bool = False
     dry_run: bool = False
     accept_noncanonical: bool = False

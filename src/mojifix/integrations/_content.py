@@ -117,16 +117,21 @@ def decode_body(
     url: str | None = None,
     override: str | None = None,
     fallback: str = "detect",
+    trust: str = "browser",
 ) -> DecodedHTML:
     """Decode a response body by the rules of its MIME type (see the module docstring).
 
     HTML (or no Content-Type) is :func:`mojifix.sniff.decode_html`; the result type is the same
-    ``DecodedHTML`` for every kind so pipelines store one shape.
+    ``DecodedHTML`` for every kind so pipelines store one shape. ``trust="evidence"`` lets the bytes
+    overrule a provably wrong declaration of an HTML body (:mod:`mojifix.sniff.evidence`); other kinds
+    follow their own rules either way.
     """
     if not isinstance(body, bytes | bytearray | memoryview):
         raise TypeError(f"decode_body() takes bytes, not {type(body).__name__}")
     transport = transport_of(content_type)
-    return decode_parsed(bytes(body), content_type, transport, url=url, override=override, fallback=fallback)
+    return decode_parsed(
+        bytes(body), content_type, transport, url=url, override=override, fallback=fallback, trust=trust
+    )
 
 
 def decode_parsed(
@@ -137,13 +142,14 @@ def decode_parsed(
     url: str | None = None,
     override: str | None = None,
     fallback: str = "detect",
+    trust: str = "browser",
 ) -> DecodedHTML:
     """:func:`decode_body` for a caller that already ran :func:`transport_of` (the WARC loop does)."""
     from mojifix.sniff import decode_html
 
     kind = body_kind(transport.mime_type)
     if kind == "html" or override is not None:
-        return decode_html(body, content_type, url=url, override=override, fallback=fallback)
+        return decode_html(body, content_type, url=url, override=override, fallback=fallback, trust=trust)
     return _NonHtml(body, transport, kind, url).decide()
 
 

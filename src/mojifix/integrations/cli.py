@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from mojifix.cli import require_extra
 from mojifix.integrations.warc import (
     DEFAULT_ROW_GROUP_ROWS,
     WarcSummary,
@@ -75,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
     if args.row_group_rows < 1:
         print("mojifix warc: error: --row-group-rows must be at least 1", file=sys.stderr)
         return EXIT_USAGE
+    # the [warc] extra: checked before anything is written (a missing one is exit 2, naming the extra)
+    reader = "warcio" if args.reader == "warcio" else "fastwarc"
+    require_extra("mojifix warc", reader, *(("pyarrow",) if output.suffix.lower() == ".parquet" else ()))
     missing = [p for p in args.inputs if not Path(p).is_file()]
     if missing:
         print(f"mojifix warc: error: no such file: {', '.join(missing)}", file=sys.stderr)

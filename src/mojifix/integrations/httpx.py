@@ -41,10 +41,16 @@ __all__ = [
 ATTRIBUTE = "mojifix"
 
 
-def decode_response(response: httpx.Response, *, fallback: str = "detect") -> DecodedHTML:
-    """Decode a read httpx response as a browser would (raises ``httpx.ResponseNotRead`` if unread)."""
+def decode_response(
+    response: httpx.Response, *, fallback: str = "detect", trust: str = "browser"
+) -> DecodedHTML:
+    """Decode a read httpx response as a browser would (raises ``httpx.ResponseNotRead`` if unread).
+
+    ``trust="evidence"``: a declaration the bytes prove wrong is overruled (see ``decode_html``).
+    """
     values = response.headers.get_list("Content-Type")
-    return decode_body(response.content, values or None, url=str(response.url), fallback=fallback)
+    url = str(response.url)
+    return decode_body(response.content, values or None, url=url, fallback=fallback, trust=trust)
 
 
 def default_encoding(content: bytes) -> str:
@@ -59,16 +65,16 @@ def default_encoding(content: bytes) -> str:
     return python_codec_name(decoded.encoding, content)
 
 
-def _apply(response: httpx.Response, fallback: str) -> None:
-    decoded = decode_response(response, fallback=fallback)
+def _apply(response: httpx.Response, fallback: str, trust: str) -> None:
+    decoded = decode_response(response, fallback=fallback, trust=trust)
     response.encoding = python_codec_name(decoded.encoding, response.content)
     setattr(response, ATTRIBUTE, decoded)
 
 
 def make_hooks(
-    *, fallback: str = "detect"
+    *, fallback: str = "detect", trust: str = "browser"
 ) -> tuple[Callable[[httpx.Response], None], Callable[[httpx.Response], Awaitable[None]]]:
-    """The (sync, async) response event hooks for ``fallback``.
+    """The (sync, async) response event hooks for ``fallback`` and ``trust``.
 
     Non-text responses (by Content-Type) are left unread, so downloads of images or archives are not
     pulled into memory; text responses are read in full, also under ``client.stream(...)``.
@@ -77,12 +83,12 @@ def make_hooks(
     def sync_hook(response: httpx.Response) -> None:
         if is_textual(response.headers.get_list("Content-Type") or None):
             response.read()
-            _apply(response, fallback)
+            _apply(response, fallback, trust)
 
     async def async_hook(response: httpx.Response) -> None:
         if is_textual(response.headers.get_list("Content-Type") or None):
             await response.aread()
-            _apply(response, fallback)
+            _apply(response, fallback, trust)
 
     return sync_hook, async_hook
 
@@ -90,11 +96,14 @@ def make_hooks(
 hook, async_hook = make_hooks()
 
 
-def install(client: httpx.Client | httpx.AsyncClient, *, fallback: str = "detect") -> None:
+def install(
+    client: httpx.Client | httpx.AsyncClient, *, fallback: str = "detect", trust: str = "browser"
+) -> None:
     """Add the response hook to ``client`` (the async one for an ``httpx.AsyncClient``)."""
     import httpx
 
-    sync_hook, async_hook_ = (hook, async_hook) if fallback == "detect" else make_hooks(fallback=fallback)
+    default = fallback == "detect" and trust == "browser"
+    sync_hook, async_hook_ = (hook, async_hook) if default else make_hooks(fallback=fallback, trust=trust)
     chosen = async_hook_ if isinstance(client, httpx.AsyncClient) else sync_hook
     hooks = client.event_hooks
     hooks["response"] = [*hooks.get("response", []), chosen]

@@ -61,16 +61,20 @@ def content_type_values(resp: requests.Response) -> list[str]:
     return [value] if value is not None else []
 
 
-def decode_response(resp: requests.Response, *, fallback: str = "detect") -> DecodedHTML:
+def decode_response(
+    resp: requests.Response, *, fallback: str = "detect", trust: str = "browser"
+) -> DecodedHTML:
     """Decode a requests response as a browser would: its bytes, all Content-Type values, its URL.
 
     HTML follows :func:`mojifix.sniff.decode_html`; JSON, XML, CSS and other text types follow their own
     rules (:mod:`mojifix.integrations._content`). Reads the whole body (``resp.content``).
+    ``trust="evidence"``: a declaration the bytes prove wrong is overruled (see ``decode_html``).
     """
-    return decode_body(resp.content, content_type_values(resp) or None, url=resp.url, fallback=fallback)
+    values = content_type_values(resp) or None
+    return decode_body(resp.content, values, url=resp.url, fallback=fallback, trust=trust)
 
 
-def make_hook(*, fallback: str = "detect") -> Callable[..., requests.Response]:
+def make_hook(*, fallback: str = "detect", trust: str = "browser") -> Callable[..., requests.Response]:
     """A requests response hook that decodes text responses and fixes ``resp.encoding``.
 
     Skips bodies that are not text (images, archives...) and responses requested with
@@ -84,7 +88,7 @@ def make_hook(*, fallback: str = "detect") -> Callable[..., requests.Response]:
         values = content_type_values(resp)
         if not is_textual(values or None):
             return resp
-        decoded = decode_response(resp, fallback=fallback)
+        decoded = decode_response(resp, fallback=fallback, trust=trust)
         resp.encoding = python_codec_name(decoded.encoding, resp.content)
         setattr(resp, ATTRIBUTE, decoded)
         return resp
@@ -96,14 +100,17 @@ def make_hook(*, fallback: str = "detect") -> Callable[..., requests.Response]:
 hook = make_hook()
 
 
-def install(session: requests.Session, *, fallback: str = "detect") -> requests.Session:
+def install(
+    session: requests.Session, *, fallback: str = "detect", trust: str = "browser"
+) -> requests.Session:
     """Add the decoding hook to every response of ``session``; returns the session."""
     hooks: Mapping[str, Any] = session.hooks
     response_hooks = hooks["response"]
     if not isinstance(response_hooks, list):  # requests allows a single callable here
         response_hooks = [response_hooks]
         session.hooks["response"] = response_hooks
-    response_hooks.append(hook if fallback == "detect" else make_hook(fallback=fallback))
+    default = fallback == "detect" and trust == "browser"
+    response_hooks.append(hook if default else make_hook(fallback=fallback, trust=trust))
     return session
 
 

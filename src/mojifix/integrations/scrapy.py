@@ -35,9 +35,12 @@ DEFAULT_META_KEY = "mojifix"
 class MojifixMiddleware:
     """Re-decode every text response with mojifix and keep the decision in ``response.meta``."""
 
-    def __init__(self, fallback: str = "detect", meta_key: str = DEFAULT_META_KEY) -> None:
+    def __init__(
+        self, fallback: str = "detect", meta_key: str = DEFAULT_META_KEY, trust: str = "browser"
+    ) -> None:
         self.fallback = fallback
         self.meta_key = meta_key
+        self.trust = trust
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> MojifixMiddleware:
@@ -45,6 +48,7 @@ class MojifixMiddleware:
         return cls(
             fallback=settings.get("MOJIFIX_FALLBACK", "detect"),
             meta_key=settings.get("MOJIFIX_META_KEY", DEFAULT_META_KEY),
+            trust=settings.get("MOJIFIX_TRUST", "browser"),
         )
 
     def process_response(self, request: Request, response: Response, spider: Spider | None = None) -> Any:
@@ -55,7 +59,9 @@ class MojifixMiddleware:
         values = [v.decode("latin-1") for v in response.headers.getlist(b"Content-Type")]
         if values and not is_textual(values):
             return response
-        decoded = decode_body(response.body, values or None, url=response.url, fallback=self.fallback)
+        decoded = decode_body(
+            response.body, values or None, url=response.url, fallback=self.fallback, trust=self.trust
+        )
         new = response.replace(encoding=python_codec_name(decoded.encoding, response.body))
         # The codec alone reproduces the text, except that w3lib's own BOM step knows UTF-32 BOMs;
         # priming Scrapy's text cache (a declared slot of TextResponse) makes .text exact either way.

@@ -17,6 +17,7 @@ from importlib import import_module
 
 from mojifix.errors import MojifixError, UnknownEncodingError
 from mojifix.sniff.content_type import TransportCharset, legacy_extract_encoding, normalize_header_values
+from mojifix.sniff.evidence import Proof, prove_mislabel
 from mojifix.sniff.late_meta import META_OPEN, scan_head_meta, top_meta_charset
 from mojifix.sniff.prescan import PRESCAN_LIMIT, Declaration, prescan
 from mojifix.sniff.result import (
@@ -40,6 +41,10 @@ __all__ = ["decode_html"]
 SUSPECT_MIN_ERRORS = 3
 
 _FALLBACKS = ("detect", "browser")
+#: ``trust=``: "browser" follows every declaration; "evidence" overrides one the bytes prove wrong.
+TRUSTS = ("browser", "evidence")
+#: The sources a declaration decided, which ``trust="evidence"`` may override (never a BOM or override).
+_DECLARED_SOURCES = frozenset({"transport", "meta", "meta-late", "xml-declaration"})
 _UTF16 = ("UTF-16LE", "UTF-16BE")
 _UNICODE = ("UTF-8", *_UTF16)
 #: The encodings whose decoder does NOT return every ASCII byte as the code point of the same value.
@@ -305,6 +310,7 @@ def decode_html(
     url: str | None = None,
     override: str | None = None,
     fallback: str = "detect",
+    trust: str = "browser",
 ) -> DecodedHTML:
     """Decode an HTML document's bytes the way a browser does, and say which rule decided.
 
@@ -313,9 +319,13 @@ def decode_html(
     hints the detector. ``override``: an encoding label that beats everything but a BOM (the
     standard's "user override"). ``fallback``: for undeclared pages, "detect" (UTF-8 if the body
     is valid UTF-8, else the detector) or "browser" (exactly the browser's legacy fallback).
+    ``trust``: "browser" (a declaration always wins, as in browsers) or "evidence" (a declaration
+    wins unless the bytes prove it wrong; then the true text comes back with ``source="evidence"``
+    and a ``declaration-overridden`` warning that keeps the browser's choice; see
+    :mod:`mojifix.sniff.evidence`). A BOM and ``override`` are never overridden.
 
     Raises ``TypeError`` if ``body`` is not bytes, ``UnknownEncodingError`` for an unknown
-    ``override`` label, ``ValueError`` for an unknown ``fallback``. A malformed Content-Type is
+    ``override`` label, ``ValueError`` for an unknown ``fallback`` or ``trust``. A malformed Content-Type is
     never an error: it is ignored, with a warning.
     """
     if type(body) is not bytes:
@@ -327,6 +337,8 @@ def decode_html(
         body = bytes(body)
     if fallback not in _FALLBACKS:
         raise ValueError(f"fallback must be 'detect' or 'browser', not {fallback!r}")
+    if trust not in TRUSTS:
+        raise ValueError(f"trust must be 'browser' or 'evidence', not {trust!r}")
     warnings: list[Finding] = []
 
     # Transport layer: Fetch's "legacy extract an encoding" over every Content-Type value.
@@ -456,6 +468,10 @@ def decode_html(
         suspect = _suspect(body, encoding, count, url, ascii_body)
         if suspect is not None:
             warnings.append(suspect)
+    if trust == "evidence" and source in _DECLARED_SOURCES:
+        proof = prove_mislabel(body, encoding, count, tld_of(url))
+        if proof is not None:
+            return _overridden(body, proof, encoding, source, label, origin, warnings)
     if count and encoding.name != "replacement":
         warnings.append(replacement_finding(count, encoding.name))
     return new_decoded_html(
@@ -469,6 +485,53 @@ def decode_html(
         replacement_count=count,
         browser_encoding=encoding.name,
         browser_source=source,
+    )
+
+
+def _overridden(
+    body: bytes,
+    proof: Proof,
+    declared: Encoding,
+    declared_source: str,
+    label: str | None,
+    origin: str | None,
+    warnings: list[Finding],
+) -> DecodedHTML:
+    """The result when the bytes prove the declaration wrong (``trust="evidence"``)."""
+    # The suspect warning said the same thing, less surely; the override finding replaces it.
+    kept = [w for w in warnings if w.code != "declared-encoding-suspect"]
+    why = proof.describe(declared.name)
+    kept.append(
+        Finding(
+            "declaration-overridden",
+            f"the page declares {declared.name} ({origin}), which browsers follow, but {why}; "
+            f"decoded as {proof.encoding.name} instead. Pass trust='browser' to get what a browser shows",
+            {
+                "declared": declared.name,
+                "declared_label": label,
+                "declared_source": declared_source,
+                "declared_origin": origin,
+                "chosen": proof.encoding.name,
+                "rule": proof.rule,
+                **proof.details,
+            },
+        )
+    )
+    text, clean = _decode(body, proof.encoding)
+    count = 0 if clean else decoder_replacements(text, body, proof.encoding.name)
+    if count:
+        kept.append(replacement_finding(count, proof.encoding.name))
+    return new_decoded_html(
+        text=text,
+        encoding=proof.encoding.name,
+        source="evidence",
+        confidence="tentative",
+        label=None,
+        label_origin=why,
+        warnings=tuple(kept),
+        replacement_count=count,
+        browser_encoding=declared.name,
+        browser_source=declared_source,
     )
 
 

@@ -47,6 +47,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="detect",
         help="undeclared pages: 'detect' (UTF-8 if valid, else the detector) or 'browser' (as a browser)",
     )
+    parser.add_argument(
+        "--trust",
+        choices=("browser", "evidence"),
+        default="browser",
+        help="'browser' (default): a declaration always wins, as in browsers; 'evidence': a declaration "
+        "wins unless the bytes prove it wrong, then the true text is given (warning declaration-overridden)",
+    )
     parser.add_argument("--json", action="store_true", help="print the full result as JSON (text included)")
     parser.add_argument("--text-out", metavar="PATH", help="write the decoded text to PATH (UTF-8)")
     parser.set_defaults(func=run)
@@ -75,7 +82,12 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         result = decode_html(
-            body, args.content_type, url=args.url, override=args.override, fallback=args.fallback
+            body,
+            args.content_type,
+            url=args.url,
+            override=args.override,
+            fallback=args.fallback,
+            trust=args.trust,
         )
     except LookupError:
         print(

@@ -18,6 +18,7 @@ SOURCES = (
     "meta",
     "meta-late",
     "xml-declaration",
+    "evidence",
     "utf-8-valid",
     "detected",
     "tld-default",

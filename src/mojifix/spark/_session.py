@@ -11,9 +11,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from mojifix.errors import MojifixError
-
-__all__ = ["DEFAULT_MASTER", "SessionHandle", "SparkUnavailableError", "open_session", "require_spark"]
+__all__ = ["DEFAULT_MASTER", "SessionHandle", "open_session", "require_spark"]
 
 #: the master used when neither ``--master`` nor spark-submit names one: every core of this machine
 DEFAULT_MASTER = "local[*]"
@@ -21,19 +19,11 @@ DEFAULT_MASTER = "local[*]"
 _GATEWAY_ENV = "PYSPARK_GATEWAY_PORT"
 
 
-class SparkUnavailableError(MojifixError):
-    """PySpark (or a package its Arrow path needs) is not installed."""
-
-
 def require_spark() -> None:
-    """Import what the jobs need, or raise SparkUnavailableError naming the extra that installs it."""
-    for module in ("pyspark", "pyarrow", "pandas"):
-        try:
-            __import__(module)
-        except ImportError as exc:
-            raise SparkUnavailableError(
-                f"mojifix spark needs {module}, which is not installed: pip install 'mojifix[spark]'"
-            ) from exc
+    """Raise MissingExtraError (naming ``mojifix[spark]``) unless PySpark and its Arrow path can load."""
+    from mojifix.cli import require_extra
+
+    require_extra("mojifix spark", "pyspark", "pandas", "pyarrow")
 
 
 @dataclass(frozen=True, slots=True)

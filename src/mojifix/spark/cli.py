@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mojifix.spark._session import DEFAULT_MASTER, SparkUnavailableError, open_session, require_spark
+from mojifix.cli import MissingExtraError
+from mojifix.spark._session import DEFAULT_MASTER, open_session, require_spark
 
 EXIT_USAGE = 2
 #: options of ``mojifix convert`` that a Spark run does not take (hidden here, refused when given)
@@ -27,6 +28,7 @@ _NOT_ON_SPARK = {
     "in_place": "in-place conversion is not offered on Spark: convert into a new DST",
     "backup_dir": "--backup-dir goes with --in-place, which is not offered on Spark",
     "workers": "--workers: Spark decides the parallelism (--master local[N], executors)",
+    "decisions": "--decisions is not offered on Spark yet: apply a review's choices with mojifix convert",
 }
 
 
@@ -130,7 +132,7 @@ def run_warc(args: argparse.Namespace) -> int:
         return _usage(f"no such file: {', '.join(missing)}")
     try:
         require_spark()
-    except SparkUnavailableError as exc:
+    except MissingExtraError as exc:
         return _usage(str(exc))
     from mojifix.integrations.cli import _print_summary
     from mojifix.spark.warc import decode_warc, warc_summary, write_warc_dataset
@@ -183,14 +185,23 @@ def run_convert(args: argparse.Namespace) -> int:
         return _usage("spark convert needs SRC and DST")
     try:
         require_spark()
-    except SparkUnavailableError as exc:
+    except MissingExtraError as exc:
         return _usage(str(exc))
-    from mojifix.convert.cli import convert_options, finish_convert
+    from mojifix.convert.cli import _options, print_convert
     from mojifix.spark.convert import convert_tree
 
-    options = convert_options(args)
-    for dest in _NOT_ON_SPARK:  # checked above: all at their defaults
-        del options[dest]
+    options = _options(args)  # convert's mapping of its common options (prefer, include, exclude, ...)
+    del options["workers"]
+    options.update(
+        bom=args.bom,
+        salvage=args.salvage,
+        resume=args.resume,
+        dry_run=args.dry_run,
+        accept_noncanonical=args.accept_noncanonical,
+        manifest=args.manifest,
+        fsync=not args.no_fsync,
+        names_encoding=args.convert_names,
+    )
     session = open_session(args.master, "mojifix spark convert")
     try:
         report = convert_tree(session.spark, args.src, args.dst, **options)
@@ -198,4 +209,13 @@ def run_convert(args: argparse.Namespace) -> int:
         return _usage(f"{exc}: --prefer/--convert-names take an encoding label such as big5, gbk")
     finally:
         session.close()
-    return finish_convert(report, args.json)
+    if report.fatal:
+        print(
+            f"mojifix: error: {report.fatal} (run stopped; fix the cause and rerun with --resume)",
+            file=sys.stderr,
+        )
+    if args.json:
+        sys.stdout.write(json.dumps(report.summary(), ensure_ascii=False, indent=1) + "\n")
+    else:
+        print_convert(report)
+    return report.exit_code

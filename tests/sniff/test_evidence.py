@@ -1,0 +1,166 @@
+"""``decode_html(..., trust="evidence")``: provably wrong declarations overridden, right ones never.
+
+The held-out check is the Chromium differential suite's pages (tests/differential/chromium/cases.py,
+texts the thresholds were not set on): every declared page whose declaration is right must come out
+unchanged, and every page that `trust="evidence"` overrides must give its author's true text.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from mojifix.sniff import decode_html
+from mojifix.sniff import evidence as E
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.differential.chromium import cases as C  # noqa: E402
+
+
+def _page(text: str, meta: str | None = None) -> str:
+    head = f'<meta charset="{meta}">' if meta else ""
+    return f"<!DOCTYPE html><html><head>{head}<title>t</title></head><body><p>{text}</p></body></html>"
+
+
+# One case per mislabel kind of the issue: (true Python codec, declared label, language of C.TEXTS).
+MISLABELS = [
+    ("utf-8", "iso-8859-1", "fr"),
+    ("utf-8", "iso-8859-1", "de"),
+    ("utf-8", "iso-8859-1", "ru"),
+    ("cp1251", "utf-8", "ru"),
+    ("cp1252", "utf-8", "fr"),
+    ("cp932", "utf-8", "ja"),
+    ("gbk", "utf-8", "zh-CN"),
+    ("big5", "gb2312", "zh-TW"),
+    ("euc_jp", "shift_jis", "ja"),
+    ("cp1250", "windows-1252", "cs"),
+    ("cp1253", "windows-1252", "el"),
+]
+
+
+@pytest.mark.parametrize(("codec", "label", "lang"), MISLABELS)
+@pytest.mark.parametrize("how", ["header", "meta"])
+def test_mislabel_kinds_give_the_true_text(codec: str, label: str, lang: str, how: str) -> None:
+    text = C.TEXTS[lang]
+    body = _page(text, label if how == "meta" else None).encode(codec)
+    content_type = f"text/html; charset={label}" if how == "header" else "text/html"
+    browser = decode_html(body, content_type)
+    assert text not in browser.text, "not a mislabel: the declared decoding already gives the text"
+    result = decode_html(body, content_type, trust="evidence")
+    assert text in result.text
+    assert result.source == "evidence"
+    assert result.browser_encoding == browser.encoding
+    assert result.browser_source == browser.source
+    finding = result.warnings[-1]
+    assert finding.code == "declaration-overridden"
+    assert finding.details["declared"] == browser.encoding
+    assert finding.details["chosen"] == result.encoding
+    assert finding.details["rule"] in ("valid-utf-8", "decoder-errors", "reads-as-other-text")
+    assert "declared-encoding-suspect" not in result.warning_codes
+
+
+def _declared_cases() -> list[C.Case]:
+    return [case for case in C.all_cases() if case.declared]
+
+
+def test_no_false_override_on_the_chromium_suite() -> None:
+    """Over every declared page of the differential suite: a right declaration is never overridden,
+    and an override always gives the true text (the suite's deliberately wrong labels)."""
+    right = overridden = 0
+    for case in _declared_cases():
+        values = case.content_type_values or None
+        url = case.url(80)
+        browser = decode_html(case.body, values, url=url)
+        result = decode_html(case.body, values, url=url, trust="evidence")
+        if browser.text == case.true_html:
+            right += 1
+            assert result == browser, f"{case.id}: a right declaration was overridden ({result.encoding})"
+        elif result.source == "evidence":
+            overridden += 1
+            assert result.text == case.true_html, f"{case.id}: overridden, but not to the true text"
+    assert right >= 300  # the suite's size: the check must have run over it
+    assert overridden >= 8  # the suite's wrong labels are recovered
+
+
+def test_bom_and_override_are_never_overridden() -> None:
+    text = C.TEXTS["ru"]
+    # A UTF-8 BOM over a windows-1251 body: the BOM decides, whatever the bytes say.
+    body = b"\xef\xbb\xbf" + _page(text).encode("cp1251")
+    assert decode_html(body, "text/html", trust="evidence").source == "bom"
+    body = _page(text).encode("cp1251")
+    result = decode_html(body, "text/html; charset=utf-8", override="iso-8859-5", trust="evidence")
+    assert (result.source, result.encoding) == ("override", "ISO-8859-5")
+
+
+def test_undeclared_pages_are_unaffected() -> None:
+    for lang, codec in (("ru", "cp1251"), ("ja", "cp932"), ("de", "utf-8")):
+        body = _page(C.TEXTS[lang]).encode(codec)
+        assert decode_html(body, trust="evidence") == decode_html(body)
+
+
+def test_right_declarations_of_every_kind_stand() -> None:
+    for lang, encoding in [
+        ("de", "windows-1252"),
+        ("pl", "windows-1250"),
+        ("el", "ISO-8859-7"),
+        ("ru", "KOI8-R"),
+        ("ja", "EUC-JP"),
+        ("ja", "Shift_JIS"),
+        ("zh-CN", "gb18030"),
+        ("zh-TW", "Big5"),
+        ("ko", "EUC-KR"),
+        ("he", "windows-1255"),
+        ("th", "windows-874"),
+        ("vi", "windows-1258"),
+    ]:
+        body = C.encode(_page(C.text_for(lang, encoding), encoding), encoding)
+        result = decode_html(body, "text/html", trust="evidence")
+        assert result.source == "meta", (lang, encoding, result.encoding)
+
+
+def test_replacement_and_user_defined_labels_stand() -> None:
+    body = _page(C.TEXTS["ru"]).encode("utf-8")
+    for label in ("iso-2022-kr", "x-user-defined"):
+        result = decode_html(body, f"text/html; charset={label}", trust="evidence")
+        assert result.source == "transport"
+
+
+def test_a_few_broken_bytes_do_not_overturn_a_right_declaration() -> None:
+    text = C.TEXTS["ja"] * 10
+    body = bytearray(_page(text).encode("cp932"))
+    for at in (200, 400, 600):  # three stray bytes that Shift_JIS cannot decode
+        body[at : at + 1] = b"\x80"
+    result = decode_html(bytes(body), "text/html; charset=shift_jis", trust="evidence")
+    assert result.source == "transport"
+    assert "replacement-characters" in result.warning_codes
+
+
+def test_short_single_byte_page_proven_utf8_by_one_sequence() -> None:
+    body = _page("Grüße").encode("utf-8")
+    result = decode_html(body, "text/html; charset=windows-1252", trust="evidence")
+    assert result.encoding == "UTF-8" and "Grüße" in result.text
+    assert result.warnings[-1].details["sequences"] == 2
+
+
+def test_multi_byte_label_needs_several_utf8_sequences() -> None:
+    # Two UTF-8 characters under a GBK label: not enough to prove it (a few GBK characters can be
+    # valid UTF-8 by accident), so the declaration stands.
+    body = _page("ок").encode("utf-8")
+    assert len(E._UTF8_MULTI.findall(body)) < E.MIN_UTF8_SEQUENCES["multi"]
+    result = decode_html(body, "text/html; charset=gbk", trust="evidence")
+    assert result.source == "transport"
+
+
+def test_trust_is_checked() -> None:
+    with pytest.raises(ValueError, match="trust must be"):
+        decode_html(b"<p>x</p>", trust="server")
+
+
+def test_default_is_the_browser() -> None:
+    body = _page(C.TEXTS["fr"]).encode("utf-8")
+    assert decode_html(body, "text/html; charset=iso-8859-1").encoding == "windows-1252"
