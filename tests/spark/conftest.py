@@ -7,6 +7,7 @@ PySpark comes with the dev extra and Java 17+ from the machine (``tools/ensure_j
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,8 +16,8 @@ from typing import Any
 import pytest
 
 HERE = Path(__file__).resolve().parent
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
+if str(HERE) not in sys.path:  # appended: prepending would hide tests/convert's conftest in a whole run
+    sys.path.append(str(HERE))
 
 from sparkcheck import require_spark  # noqa: E402 (needs the path above)
 
@@ -27,6 +28,7 @@ def start_session(master: str) -> Iterator[Any]:
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    sigint = signal.getsignal(signal.SIGINT)  # SparkContext installs its own handler and leaves it
     spark = (
         SparkSession.builder.master(master)
         .appName("mojifix tests")
@@ -42,6 +44,7 @@ def start_session(master: str) -> Iterator[Any]:
         yield spark
     finally:
         spark.stop()
+        signal.signal(signal.SIGINT, sigint)  # later tests in this process expect Python's own
 
 
 @pytest.fixture(scope="module")
