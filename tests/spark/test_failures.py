@@ -8,6 +8,7 @@ while they decode WARC files. A corrupt gzip member is in tests/spark/test_warc.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -29,11 +30,11 @@ from mojifix.convert.options import MANIFEST_NAME
 from mojifix.spark import convert_tree, decode_warc, warc_summary
 
 #: pages per generated WARC: a task then decodes for a few seconds, long enough to be killed mid-file
-BIG_WARC_PAGES = 6000
-#: how long to let tasks run before killing their workers (they start by loading the model and reading)
-KILL_AFTER_S = 0.5
+BIG_WARC_PAGES = 10000
+#: a Python worker this old (since first seen) is past its start-up and may be running a task
+WORKER_AGE_S = 1.0
 #: how long after a kill to wait for Spark to report the failed task before killing again
-RECHECK_S = 2.0
+RECHECK_S = 1.0
 
 
 def test_convert_with_a_worker_killed_mid_task(spark_retry: Any, tmp_path: Path) -> None:
@@ -110,19 +111,24 @@ def test_warc_with_workers_killed_mid_file(
     killed: list[int] = []
     failed = 0
     last_kill = 0.0
+    first_seen: dict[int, float] = {}
     while runner.is_alive():
+        now = time.monotonic()
+        for pid in _pyspark_workers():
+            first_seen.setdefault(pid, now)
         stages = [tracker.getStageInfo(s) for s in tracker.getActiveStageIds()]
         running = [s for s in stages if s is not None and s.numActiveTasks > 0]
         failed = max([failed, *(s.numFailedTasks for s in stages if s is not None)])
-        # kill while tasks run; again only if no task has failed a while after the last kill (it hit idle
-        # workers only), so that no task fails twice (local[2,2] allows one retry)
-        if running and not failed and time.monotonic() - last_kill > RECHECK_S:
-            time.sleep(KILL_AFTER_S)
-            found = _pyspark_workers()
-            for pid in found:
-                os.kill(pid, signal.SIGKILL)
-            killed += found
-            last_kill = time.monotonic()
+        # kill workers past their start-up (one killed while it boots is just replaced) while tasks
+        # run; again only if no task failed (the first kill may hit idle workers only), so that no task
+        # fails twice (local[2,2] allows one retry)
+        ripe = [p for p, t in first_seen.items() if now - t >= WORKER_AGE_S and p not in killed]
+        if running and ripe and not failed and now - last_kill > RECHECK_S:
+            for pid in ripe:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            killed += ripe
+            last_kill = now
         time.sleep(0.05)
     runner.join()
     assert killed and failed >= 1, "no task failed: the workers were killed too late to test anything"
