@@ -32,6 +32,10 @@ _NOT_ON_SPARK = {
 }
 
 
+#: ``mojifix convert`` arguments whose destination is the name of an Options field
+_SAME_NAME_OPTIONS = ("bom", "salvage", "resume", "dry_run", "accept_noncanonical", "manifest")
+
+
 def register(subparsers: Any) -> None:
     spark = subparsers.add_parser(
         "spark",
@@ -192,16 +196,9 @@ def run_convert(args: argparse.Namespace) -> int:
 
     options = _options(args)  # convert's mapping of its common options (prefer, include, exclude, ...)
     del options["workers"]
-    options.update(
-        bom=args.bom,
-        salvage=args.salvage,
-        resume=args.resume,
-        dry_run=args.dry_run,
-        accept_noncanonical=args.accept_noncanonical,
-        manifest=args.manifest,
-        fsync=not args.no_fsync,
-        names_encoding=args.convert_names,
-    )
+    # convert's options that are Options fields of the same name, then the two that are spelt otherwise
+    options.update({name: getattr(args, name) for name in _SAME_NAME_OPTIONS})
+    options.update(fsync=not args.no_fsync, names_encoding=args.convert_names)
     session = open_session(args.master, "mojifix spark convert")
     try:
         report = convert_tree(session.spark, args.src, args.dst, **options)
