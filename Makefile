@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test setup lint browser bench clean
+.PHONY: demo test setup lint browser java bench clean
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ setup: $(KERNELS)
 browser:
 	bash tools/ensure_chromium.sh
 
+# Java 17+ for the Spark tests (Debian package; PySpark itself comes from the dev extra).
+java:
+	bash tools/ensure_java.sh
+
 demo: $(KERNELS)
 	$(PY) -m mojifix.demo
 
@@ -34,7 +38,7 @@ lint: $(STAMP)
 	$(PY) -m ruff format --check src tests tools benchmarks
 
 # The suite runs twice: with the compiled kernels, then on the pure-Python reference (MOJIFIX_PURE_PYTHON=1).
-test: $(KERNELS) browser
+test: $(KERNELS) browser java
 	bash tools/ensure_fonts.sh
 	$(PY) -m ruff check src tests tools benchmarks
 	$(PY) -m ruff format --check src tests tools benchmarks

@@ -49,6 +49,8 @@ EXTRA_OF: dict[str, str] = {
     "requests": "requests",
     "httpx": "httpx",
     "scrapy": "scrapy",
+    "pyspark": "spark",
+    "pandas": "spark",
 }
 
 
@@ -162,6 +164,7 @@ COMMANDS: list[str] = [
     "mojifix.repair.cli",
     "mojifix.detect.cli",
     "mojifix.review.cli",
+    "mojifix.spark.cli",
 ]
 
 #: the subcommand names each module registers. Importing a subcommand's module imports its package
@@ -177,6 +180,7 @@ COMMAND_NAMES: dict[str, str] = {
     "repair": "mojifix.repair.cli",
     "detect": "mojifix.detect.cli",
     "review": "mojifix.review.cli",
+    "spark": "mojifix.spark.cli",
 }
 
 
