@@ -147,6 +147,39 @@ def test_decode_html_columns_equals_the_row_decoder_and_the_warc_rows(spark: Any
     assert by_url["http://x.example.jp/undeclared"]["text"] == "日本語の文章です。"
 
 
+_MISLABELED = _html("Le café de la gare a rouvert ; on y sert des crêpes et du thé à toute heure.")
+
+
+def test_trust_evidence_on_spark_equals_the_local_command(
+    spark: Any, archives: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--trust evidence: spark warc rows equal mojifix warc --trust evidence rows (one page overridden),
+    and decode_html_columns(trust="evidence") overrules the same page."""
+    page = Page(
+        "http://cafe.example.fr/",
+        (("Content-Type", "text/html; charset=iso-8859-1"),),
+        _MISLABELED.encode("utf-8"),
+        {},
+    )
+    archive = tmp_path / "mislabeled.warc.gz"
+    archive.write_bytes(archives[0].read_bytes() + gzip.compress(_record_bytes(page)))
+    local = tmp_path / "local.parquet"
+    _run(["warc", str(archive), "-o", str(local), "--json", "--trust", "evidence"], capsys)
+    out = tmp_path / "spark.parquet"
+    _run(["spark", "warc", str(archive), "-o", str(out), "--json", "--trust", "evidence"], capsys)
+    rows = read_dataset(out)
+    assert rows == pq.read_table(local).to_pylist()
+    assert [r["uri"] for r in rows if r["overridden"]] == [page.uri]
+    assert rows[-1]["text"] == _MISLABELED
+    frame = spark.createDataFrame(
+        [(page.payload, page.headers[0][1], page.uri)], "body binary, content_type string, url string"
+    )
+    (row,) = decode_html_columns(frame, trust="evidence").collect()
+    assert (row["overridden"], row["source"], row["text"]) == (True, "evidence", _MISLABELED)
+    (row,) = decode_html_columns(frame).collect()
+    assert row["overridden"] is False and row["text"] != _MISLABELED
+
+
 def test_decode_html_columns_refuses_bad_columns(spark: Any) -> None:
     frame = spark.createDataFrame([("a", "t")], "body string, text string")
     with pytest.raises(ValueError, match="must be binary"):

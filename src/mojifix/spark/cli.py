@@ -76,6 +76,12 @@ def register(subparsers: Any) -> None:
         default="detect",
         help="undeclared pages (as mojifix warc)",
     )
+    warc.add_argument(
+        "--trust",
+        choices=("browser", "evidence"),
+        default="browser",
+        help="declarations the bytes prove wrong are overruled with 'evidence' (as mojifix warc)",
+    )
     warc.add_argument("--json", action="store_true", help="print the summary as JSON on stdout")
     _master(warc)
     warc.set_defaults(func=run_warc)
@@ -151,11 +157,17 @@ def run_warc(args: argparse.Namespace) -> int:
                 local_path(args.output) or "",
                 fallback=args.fallback,
                 reader=args.reader,
+                trust=args.trust,
             )
         else:  # object storage, HDFS: Spark's own writer
             counts = warc_summary(session.spark)
             rows = decode_warc(
-                session.spark, inputs, fallback=args.fallback, reader=args.reader, summary=counts
+                session.spark,
+                inputs,
+                fallback=args.fallback,
+                reader=args.reader,
+                summary=counts,
+                trust=args.trust,
             )
             rows.write.mode("overwrite").parquet(args.output)
             summary = counts.result()

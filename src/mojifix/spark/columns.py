@@ -28,6 +28,7 @@ def _decoded_arrow_fields() -> list[Any]:
         pa.field("source", pa.string()),
         pa.field("confidence", pa.string()),
         pa.field("browser_encoding", pa.string()),
+        pa.field("overridden", pa.bool_()),
         pa.field("warnings", pa.list_(pa.string())),
         pa.field("replacement_count", pa.int64()),
         pa.field("text", pa.string()),
@@ -35,7 +36,11 @@ def _decoded_arrow_fields() -> list[Any]:
 
 
 def decode_row(
-    body: bytes | None, content_type: str | None, url: str | None, fallback: str = "detect"
+    body: bytes | None,
+    content_type: str | None,
+    url: str | None,
+    fallback: str = "detect",
+    trust: str = "browser",
 ) -> dict[str, Any]:
     """The decoded columns of one body, by ``mojifix warc``'s rules (a binary type keeps only ``kind``).
 
@@ -49,13 +54,14 @@ def decode_row(
     kind = body_kind(transport.mime_type)
     if kind == "binary":
         return {**empty, "kind": kind}
-    decoded = decode_parsed(bytes(body), content_type, transport, url=url, fallback=fallback)
+    decoded = decode_parsed(bytes(body), content_type, transport, url=url, fallback=fallback, trust=trust)
     return {
         "kind": kind,
         "encoding": decoded.encoding,
         "source": decoded.source,
         "confidence": decoded.confidence,
         "browser_encoding": decoded.browser_encoding,
+        "overridden": decoded.source == "evidence",
         "warnings": [w.code for w in decoded.warnings],
         "replacement_count": decoded.replacement_count,
         "text": decoded.text,
@@ -69,8 +75,11 @@ def decode_html_columns(
     url: str = "url",
     *,
     fallback: str = "detect",
+    trust: str = "browser",
 ) -> Any:
     """``df`` with the decoded columns (:data:`DECODED_FIELDS`) appended after its own.
+
+    ``trust="evidence"``: a declaration the bytes prove wrong is overruled (column ``overridden``).
 
     ``body`` is a binary column; ``content_type`` and ``url`` are string columns, or None when the
     frame has no such column (every body is then undeclared, or decoded without a URL hint).
@@ -80,6 +89,8 @@ def decode_html_columns(
 
     if fallback not in ("detect", "browser"):
         raise ValueError(f"fallback must be 'detect' or 'browser', not {fallback!r}")
+    if trust not in ("browser", "evidence"):
+        raise ValueError(f"trust must be 'browser' or 'evidence', not {trust!r}")
     names = df.columns
     for role, column in (("body", body), ("content_type", content_type), ("url", url)):
         if column is not None and column not in names:
@@ -101,7 +112,7 @@ def decode_html_columns(
             inputs = [
                 batch.column(c).to_pylist() if c is not None else [None] * batch.num_rows for c in columns
             ]
-            decoded = [decode_row(b, t, u, fallback) for b, t, u in zip(*inputs, strict=True)]
+            decoded = [decode_row(b, t, u, fallback, trust) for b, t, u in zip(*inputs, strict=True)]
             arrays = list(batch.columns)
             for f in decoded_fields:
                 arrays.append(pa.array([row[f.name] for row in decoded], type=f.type))

@@ -128,13 +128,15 @@ def decode_warc(
     fallback: str = "detect",
     reader: str = "auto",
     summary: WarcSummaryAccumulator | None = None,
+    trust: str = "browser",
 ) -> Any:
     """A DataFrame with one row per text HTTP response of ``paths``: ``mojifix warc``'s columns and values.
 
     One task per file, in the order given (so the rows of file k come before those of file k+1 in
     partition order). Paths are local, ``file://``, or any URI ``pyarrow.fs`` opens (``s3://``,
     ``hdfs://``, ``gs://``); a remote archive is streamed to the task's local disk first. Pass
-    ``summary=warc_summary(spark)`` to get the run's counts after the action.
+    ``summary=warc_summary(spark)`` to get the run's counts after the action. ``trust="evidence"``:
+    as ``mojifix warc --trust evidence`` (column ``overridden``).
     """
     if not paths:
         raise ValueError("decode_warc needs at least one path")
@@ -142,6 +144,7 @@ def decode_warc(
         raise ValueError(f"fallback must be 'detect' or 'browser', not {fallback!r}")
     if reader not in ("auto", "fastwarc", "warcio"):
         raise ValueError(f"reader must be 'auto', 'fastwarc' or 'warcio', not {reader!r}")
+    _check_trust(trust)
     files = spark.sparkContext.parallelize(list(enumerate(paths)), len(paths))
     frame = spark.createDataFrame(files, "file_index int, path string")
     accumulator = summary.accumulator if summary is not None else None
@@ -150,12 +153,19 @@ def decode_warc(
         for batch in batches:
             indexes = batch.column(0).to_pylist()
             for file_index, path in zip(indexes, batch.column(1).to_pylist(), strict=True):
-                yield from _decode_file(file_index, path, fallback, reader, accumulator)
+                yield from _decode_file(file_index, path, fallback, reader, accumulator, trust)
 
     return frame.mapInArrow(decode_partition, spark_schema())
 
 
-def _decode_file(file_index: int, path: str, fallback: str, reader: str, accumulator: Any) -> Iterator[Any]:
+def _check_trust(trust: str) -> None:
+    if trust not in ("browser", "evidence"):
+        raise ValueError(f"trust must be 'browser' or 'evidence', not {trust!r}")
+
+
+def _decode_file(
+    file_index: int, path: str, fallback: str, reader: str, accumulator: Any, trust: str = "browser"
+) -> Iterator[Any]:
     """The Arrow batches of one archive (runs on an executor); its summary goes to ``accumulator``."""
     import pyarrow as pa
 
@@ -165,7 +175,7 @@ def _decode_file(file_index: int, path: str, fallback: str, reader: str, accumul
     text_bytes = 0
     with _local_copy(path) as local:
         records = iter_http_records(local, reader=reader, errors=summary.errors)
-        for row in decode_records(records, summary, fallback=fallback):
+        for row in decode_records(records, summary, fallback=fallback, trust=trust):
             for name, value in row.to_dict().items():
                 buffer[name].append(value)
             text_bytes += len(row.text)
@@ -215,7 +225,13 @@ def _local_copy(path: str) -> Iterator[str]:
 
 
 def write_warc_dataset(
-    spark: Any, paths: Sequence[str], output: str, *, fallback: str = "detect", reader: str = "auto"
+    spark: Any,
+    paths: Sequence[str],
+    output: str,
+    *,
+    fallback: str = "detect",
+    reader: str = "auto",
+    trust: str = "browser",
 ) -> WarcSummary:
     """``mojifix warc``'s rows of ``paths`` as a Parquet dataset in the directory ``output``; the summary.
 
@@ -230,12 +246,13 @@ def write_warc_dataset(
     """
     if not paths:
         raise ValueError("write_warc_dataset needs at least one path")
+    _check_trust(trust)
     out = os.path.abspath(output)
     _clear_dataset(out)
     os.makedirs(out, exist_ok=True)
     files = spark.sparkContext.parallelize(list(enumerate(paths)), len(paths))
     summaries = files.map(
-        lambda item: (item[0], _write_part(item[0], item[1], out, fallback, reader))
+        lambda item: (item[0], _write_part(item[0], item[1], out, fallback, reader, trust))
     ).collect()
     for name in os.listdir(out):  # temporaries of killed attempts
         if name.startswith(".part-") and ".tmp-" in name:
@@ -245,13 +262,15 @@ def write_warc_dataset(
     return merge_summaries(s for _, s in sorted(summaries, key=lambda item: item[0]))
 
 
-def _write_part(file_index: int, path: str, out: str, fallback: str, reader: str) -> WarcSummary:
+def _write_part(
+    file_index: int, path: str, out: str, fallback: str, reader: str, trust: str = "browser"
+) -> WarcSummary:
     """Decode one archive into its part file (runs on an executor); returns the file's summary."""
     summary = WarcSummary()
     temp = os.path.join(out, _PART_TEMP.format(file_index, os.getpid()))
     with _local_copy(path) as local:
         records = iter_http_records(local, reader=reader, errors=summary.errors)
-        write_rows(decode_records(records, summary, fallback=fallback), temp)
+        write_rows(decode_records(records, summary, fallback=fallback, trust=trust), temp)
         if local != path:
             summary.errors[:] = [e.replace(local, path, 1) for e in summary.errors]
     os.replace(temp, os.path.join(out, PART_NAME.format(file_index)))
