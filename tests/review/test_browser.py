@@ -203,7 +203,9 @@ def test_person_settles_the_tree_and_convert_applies_exactly_that(
     page.wait_for_selector("body[data-ready='1']")
     assert page.locator("#progress").text_content() == f"0 of {len(planted)} decided"
     page.set_input_files("#load", str(tmp_path / "saved.json"))
-    page.wait_for_function("document.getElementById('loaded').textContent !== ''")
+    # a locator wait, not wait_for_function: polling a string predicate needs eval, which the page's
+    # Content-Security-Policy forbids (as it should)
+    page.wait_for_selector("#loaded:not(:empty)")
     assert (
         page.locator("#loaded").text_content()
         == f"{len(decided) + 1} of {len(decided) + 1} loaded decisions match this report"

@@ -38,8 +38,8 @@ __all__ = [
 
 #: Below this the detector is not "confident" and nothing is written. 0.9 is the calibration point of
 #: issue 12 (answers with confidence >= 0.9 must be right >= 99.5% of the time on the detector's test
-#: set), so a written file inherits that promise. Checked, not fitted, on the development set
-#: ../shared/data/detect-dev (benchmarks/convert_detect_dev.py): with the main branch's detector the
+#: set), so a written file inherits that promise. Checked, not fitted, on the uchardet
+#: development set (benchmarks/convert_detect_dev.py): with the main branch's detector the
 #: lowest confidence of a right, unambiguous answer there is 0.93, so the gate quarantines no right file
 #: of it; the generated tree of benchmarks/convert_corpus.py is the other check (every clean file right).
 MIN_WRITE_CONFIDENCE = 0.9
