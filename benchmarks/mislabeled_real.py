@@ -1,0 +1,156 @@
+"""``trust="evidence"`` on text written by others: uchardet's prose and installed packages' HTML files.
+
+Run from the repository root: ``.venv/bin/python benchmarks/mislabeled_real.py [--html-limit N] [--verbose]``.
+
+benchmarks/mislabeled.py is the development set the rules were set on (sentences written for it). This one
+uses no text of ours:
+
+1. ``../shared/data/detect-dev/uchardet`` (real prose by others, read at run time, never copied): every file
+   in a WHATWG encoding that decodes cleanly is put in a small page and served (a) with its right label, where
+   any override is a false override, and (b) with wrong labels of the kinds that happen on the web (UTF-8
+   labelled windows-1252; a legacy page labelled UTF-8; a single-byte page labelled windows-1252; a CJK page
+   labelled with its neighbour), where the true text must come back. A wrong label whose decoding already
+   gives the true text is not a mislabel and is left out.
+2. HTML files of installed packages (``/usr/share/doc``, then the virtualenv's site-packages and the
+   system's ``/usr/share``): decoded with ``trust="browser"`` and ``trust="evidence"``; every page where the
+   two differ is listed, so each override on real files can be checked by eye (an override there is either a
+   real mislabel or a false override).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from mojifix import decode_html, lookup  # noqa: E402
+
+DEV = ROOT.parent / "shared" / "data" / "detect-dev" / "uchardet"
+#: uchardet's file names that are WHATWG labels under another spelling
+_ALIASES = {"ibm852": None, "uhc": "euc-kr", "mac-centraleurope": None, "viscii": None}
+#: the CJK neighbour a CJK page is mislabelled with
+_NEIGHBOUR = {"Big5": "gbk", "GBK": "big5", "gb18030": "big5", "Shift_JIS": "euc-jp", "EUC-JP": "shift_jis"}
+_CJK = frozenset({"Big5", "GBK", "gb18030", "Shift_JIS", "EUC-JP", "EUC-KR", "ISO-2022-JP"})
+
+
+def _page(body: bytes) -> bytes:
+    return b"<!DOCTYPE html><html><head><title>t</title></head><body><p>" + body + b"</p></body></html>"
+
+
+def _dev_files() -> list[tuple[str, str, bytes, str]]:
+    """(language, WHATWG encoding name, page bytes, true text) for each usable uchardet file."""
+    out = []
+    for path in sorted(DEV.glob("*/*")):
+        label = path.name.rsplit(".", 1)[0]
+        label = _ALIASES.get(label, label)
+        enc = lookup(label) if label else None
+        if enc is None or enc.name in ("UTF-16LE", "UTF-16BE", "replacement"):
+            continue
+        raw = path.read_bytes()
+        text = enc.decode(raw, errors="replace", bom="ignore")
+        if "\ufffd" in text:
+            continue
+        page = _page(raw)
+        out.append((path.parent.name, enc.name, page, enc.decode(page, errors="replace", bom="ignore")))
+    return out
+
+
+def _wrong_labels(enc: str) -> list[str]:
+    if enc == "UTF-8":
+        return ["windows-1252"]
+    labels = ["utf-8"]
+    if enc not in _CJK and enc != "windows-1252":
+        labels.append("windows-1252")
+    if enc in _NEIGHBOUR:
+        labels.append(_NEIGHBOUR[enc])
+    return labels
+
+
+def dev_set(verbose: bool) -> None:
+    files = _dev_files()
+    false_overrides: list[str] = []
+    kinds: Counter[str] = Counter()
+    recovered: Counter[str] = Counter()
+    notes = []
+    for lang, enc, page, true_text in files:
+        right = decode_html(page, f"text/html; charset={enc}", trust="evidence")
+        if right.source == "evidence":
+            false_overrides.append(f"{lang}/{enc} -> {right.encoding}")
+        for label in _wrong_labels(enc):
+            browser = decode_html(page, f"text/html; charset={label}")
+            if browser.text == true_text:
+                continue  # the wrong label reads the same bytes the same way: not a mislabel
+            kind = f"{label} over {enc}"
+            kinds[kind] += 1
+            result = decode_html(page, f"text/html; charset={label}", trust="evidence")
+            if result.text == true_text:
+                recovered[kind] += 1
+            else:
+                notes.append(f"missed  {lang}/{enc} labelled {label}: {result.encoding} ({result.source})")
+    print(f"uchardet prose ({len(files)} files in WHATWG encodings that decode cleanly)")
+    print(f"  right labels: {len(files)} pages, false overrides: {len(false_overrides)}")
+    for item in false_overrides:
+        print(f"    FALSE {item}")
+    total, got = sum(kinds.values()), sum(recovered.values())
+    print(f"  wrong labels: {total} pages, true text recovered: {got} ({100.0 * got / max(total, 1):.1f}%)")
+    for kind in sorted(kinds):
+        print(f"    {kind:32} {recovered[kind]:3} of {kinds[kind]}")
+    if verbose:
+        for note in notes:
+            print("    " + note)
+
+
+def _html_files(limit: int) -> list[Path]:
+    roots = [Path("/usr/share/doc"), Path(sys.prefix) / "lib", Path("/usr/share")]
+    seen: set[Path] = set()
+    out: list[Path] = []
+    for root in roots:
+        for path in sorted(root.rglob("*.htm*")) if root.is_dir() else []:
+            real = path.resolve()
+            if real in seen or not path.is_file() or path.stat().st_size > 2_000_000:
+                continue
+            seen.add(real)
+            out.append(path)
+            if len(out) >= limit:
+                return out
+    return out
+
+
+def installed_html(limit: int) -> None:
+    files = _html_files(limit)
+    sources: Counter[str] = Counter()
+    overridden = []
+    for path in files:
+        body = path.read_bytes()
+        browser = decode_html(body, "text/html")
+        sources[browser.source] += 1
+        result = decode_html(body, "text/html", trust="evidence")
+        if result != browser:
+            rule = result.warnings[-1].details.get("rule") if result.warnings else None
+            overridden.append(f"{path}: {browser.encoding} -> {result.encoding} ({rule})")
+    declared = sum(n for s, n in sources.items() if s in ("meta", "meta-late", "xml-declaration", "bom"))
+    print(f"installed HTML files: {len(files)} ({declared} declare their encoding in the document)")
+    print(f"  overridden by trust='evidence': {len(overridden)}")
+    for item in overridden:
+        print(f"    {item}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--html-limit", type=int, default=5000, help="installed HTML files to read at most")
+    parser.add_argument("--verbose", action="store_true", help="list every missed mislabel")
+    args = parser.parse_args(argv)
+    if not DEV.is_dir():
+        print(f"no development set at {DEV}: it lives in ../shared beside the repository", file=sys.stderr)
+        return 2
+    dev_set(args.verbose)
+    installed_html(args.html_limit)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
