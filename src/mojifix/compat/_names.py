@@ -105,10 +105,10 @@ def _decodes_to(data: bytes, name: str, text: str) -> bool:
         return False
 
 
-def python_name(data: bytes, encoding: str, bom: str | None, ascii_verdict: bool = False) -> Named:
-    """The chardet-style Python codec name and mojifix's text for ``data`` read as ``encoding``."""
+def python_name(data: bytes, cand: Candidate, bom: str | None, ascii_verdict: bool = False) -> Named:
+    """The chardet-style Python codec name and mojifix's text for ``data`` read as ``cand.encoding``."""
+    encoding = cand.encoding
     text, valid = mojifix_text(data, encoding, bom)
-    cand = Candidate(encoding, 1.0)
     if bom == encoding:
         return Named(BOM_NAMES[encoding], text, cand)
     tried = ("ascii",) if ascii_verdict else ()
@@ -124,14 +124,20 @@ def python_name(data: bytes, encoding: str, bom: str | None, ascii_verdict: bool
     return Named(encoding, text, cand)  # a CPython codec already: decoding with it *is* mojifix's text
 
 
-def named_candidates(data: bytes, detection: Detection) -> list[Named]:
-    """Every candidate of ``detection``, best first, named for ``bytes.decode``; duplicates dropped."""
+def named_candidates(data: bytes, detection: Detection, limit: int | None = None) -> list[Named]:
+    """Every candidate of ``detection``, best first, named for ``bytes.decode``; duplicates dropped.
+
+    ``limit``: stop after this many (naming one decodes the whole input, so a caller that wants only
+    the best asks for one).
+    """
     out: list[Named] = []
     seen: set[str] = set()
     for cand in detection.candidates:
-        named = python_name(data, cand.encoding, detection.bom, detection.verdict == "ascii")
+        if len(out) == limit:
+            break
+        named = python_name(data, cand, detection.bom, detection.verdict == "ascii")
         if named.name in seen:
             continue
         seen.add(named.name)
-        out.append(Named(named.name, named.text, cand))
+        out.append(named)
     return out

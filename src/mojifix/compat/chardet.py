@@ -41,8 +41,8 @@ def _none_result() -> dict[str, Any]:
     return {"encoding": None, "confidence": 0.0, "language": None, "mime_type": None}
 
 
-def _results(data: bytes, detection: Detection) -> list[dict[str, Any]]:
-    """chardet-shaped dicts for every candidate, best first."""
+def _results(data: bytes, detection: Detection, limit: int | None = None) -> list[dict[str, Any]]:
+    """chardet-shaped dicts for every candidate (or the first ``limit``), best first."""
     if detection.verdict == "binary":
         return [{"encoding": None, "confidence": 0.0, "language": None, "mime_type": _BINARY}]
     if detection.verdict == "empty":
@@ -54,7 +54,7 @@ def _results(data: bytes, detection: Detection) -> list[dict[str, Any]]:
             "language": n.candidate.language,
             "mime_type": _TEXT,
         }
-        for n in named_candidates(data, detection)
+        for n in named_candidates(data, detection, limit)
     ]
 
 
@@ -73,7 +73,7 @@ def detect(
     ``max_bytes`` bounds how much is examined (default: all of it).
     """
     data = _as_bytes(byte_str)
-    return _results(data, Detector(max_bytes=max_bytes).feed(data).close())[0]
+    return _results(data, Detector(max_bytes=max_bytes).feed(data).close(), 1)[0]
 
 
 def detect_all(
@@ -148,5 +148,5 @@ class UniversalDetector:
         if not self._closed:
             self._closed = True
             self._done = True
-            self._result = _results(bytes(self._buffer), self._detector.close())[0]
+            self._result = _results(bytes(self._buffer), self._detector.close(), 1)[0]
         return self.result

@@ -109,10 +109,16 @@ def _after_utf8_bom(data: bytes) -> int:
 
 
 def _whatwg_name(label: str) -> str | None:
-    """The Encoding Standard's name for ``label``; a "replacement" label by its CPython codec, if any."""
+    """The Encoding Standard's name for ``label``; a "replacement" label by its CPython codec, if any.
+
+    UTF-16BE/LE come back as UTF-8, as "get an XML encoding" (step 17) and CSS's fallback encoding
+    both say: bytes in which the declaration reads as ASCII are not UTF-16.
+    """
     enc = lookup(label)
     if enc is None:
         return None
+    if enc.name in ("UTF-16BE", "UTF-16LE"):
+        return "UTF-8"
     if enc.name == "replacement":
         return _python_name(label)
     return enc.name
@@ -146,10 +152,6 @@ def _xml_declaration(data: bytes) -> Declaration | None:
         return None
     start, end = span[0] + offset, span[1] + offset
     label = data[start:end].decode("latin-1")
-    enc = lookup(label)
-    if enc is not None and enc.name in ("UTF-16BE", "UTF-16LE"):
-        # "get an XML encoding" step 17: bytes in which the declaration reads as ASCII are not UTF-16.
-        return Declaration("xml", label, "UTF-8", start, end)
     return Declaration("xml", label, _whatwg_name(label) or _python_name(label), start, end)
 
 
@@ -203,10 +205,7 @@ def _css_declaration(data: bytes) -> Declaration | None:
     if match is None:
         return None
     label = match.group(1).decode("latin-1")
-    enc = lookup(label)
-    # "If the return value was utf-16be or utf-16le, return utf-8".
-    name = "UTF-8" if enc is not None and enc.name in ("UTF-16BE", "UTF-16LE") else _whatwg_name(label)
-    return Declaration("css", label, name, match.start(1), match.end(1))
+    return Declaration("css", label, _whatwg_name(label), match.start(1), match.end(1))
 
 
 def _coding_declaration(data: bytes) -> Declaration | None:

@@ -10,14 +10,12 @@ browser's fallback (TLD default or windows-1252).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from functools import lru_cache
-from importlib import import_module
 
-from mojifix.errors import MojifixError, UnknownEncodingError
+from mojifix.errors import UnknownEncodingError
 from mojifix.sniff.content_type import TransportCharset, legacy_extract_encoding, normalize_header_values
-from mojifix.sniff.evidence import Proof, prove_mislabel
+from mojifix.sniff.evidence import _NON_ASCII, _UTF8_MULTI, Proof, prove_mislabel, web_detection
 from mojifix.sniff.late_meta import META_OPEN, scan_head_meta, top_meta_charset
 from mojifix.sniff.prescan import PRESCAN_LIMIT, Declaration, prescan
 from mojifix.sniff.result import (
@@ -115,16 +113,6 @@ _UTF8_PROBE_BYTES = 4096
 _UTF8_MAX_SEQUENCE = 4
 
 
-#: The first byte at or above 0x80, and a well-formed UTF-8 sequence (Unicode's table 3-7: no
-#: overlong forms, no surrogates, nothing above U+10FFFF), as CPython's strict decoder accepts them.
-_NON_ASCII_BYTE = re.compile(rb"[\x80-\xff]")
-_UTF8_SEQUENCE = re.compile(
-    rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
-    rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
-    rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}"
-)
-
-
 def _probed_utf8_text(body: bytes) -> str | None:
     """``_utf8_text(body)``, after cheap looks at the first non-ASCII sequence and the first 4 KB.
 
@@ -133,8 +121,8 @@ def _probed_utf8_text(body: bytes) -> str | None:
     non-ASCII byte, which one regex search and one match settle without raising, and otherwise in
     its first 4 KB, which the probe settles.
     """
-    first = _NON_ASCII_BYTE.search(body)
-    if first is not None and _UTF8_SEQUENCE.match(body, first.start()) is None:
+    first = _NON_ASCII.search(body)
+    if first is not None and _UTF8_MULTI.match(body, first.start()) is None:
         return None  # the first non-ASCII bytes are not a well-formed (complete) UTF-8 sequence
     if len(body) > _UTF8_PROBE_BYTES:
         try:
@@ -153,13 +141,8 @@ def _detect(body: bytes, tld: str | None) -> tuple[str, str] | None:
     parallel): until its ``detect`` function exists, this returns ``None`` and the browser's
     fallback is used.
     """
-    try:
-        detect = import_module("mojifix.detect").detect
-    except (ImportError, AttributeError):
-        return None
-    try:
-        detection = detect(body, domain="web", tld=tld)
-    except MojifixError:
+    detection = web_detection(body, tld)
+    if detection is None:
         return None
     best = detection.best() if detection.verdict in ("text", "ascii") else None
     if best is None:
@@ -464,12 +447,12 @@ def decode_html(
                 {"label": label, "origin": origin},
             )
         )
-    elif source in ("transport", "meta", "meta-late", "xml-declaration", "override"):
+    elif source in _DECLARED_SOURCES or source == "override":
         suspect = _suspect(body, encoding, count, url, ascii_body)
         if suspect is not None:
             warnings.append(suspect)
     if trust == "evidence" and source in _DECLARED_SOURCES:
-        proof = prove_mislabel(body, encoding, count, tld_of(url))
+        proof = prove_mislabel(body, encoding, count, tld_of(url), text)
         if proof is not None:
             return _overridden(body, proof, encoding, source, label, origin, warnings)
     if count and encoding.name != "replacement":
@@ -517,8 +500,8 @@ def _overridden(
             },
         )
     )
-    text, clean = _decode(body, proof.encoding)
-    count = 0 if clean else decoder_replacements(text, body, proof.encoding.name)
+    text = proof.text  # the proof decoded the body as proof.encoding already
+    count = decoder_replacements(text, body, proof.encoding.name)
     if count:
         kept.append(replacement_finding(count, proof.encoding.name))
     return new_decoded_html(

@@ -89,23 +89,30 @@ _NEVER_OVERRIDDEN = frozenset({"replacement", "x-user-defined", "UTF-16LE", "UTF
 _UNICODE = frozenset({"UTF-8", "UTF-16LE", "UTF-16BE"})
 _MULTI_BYTE = frozenset({"GBK", "gb18030", "Big5", "EUC-JP", "ISO-2022-JP", "Shift_JIS", "EUC-KR"})
 
-#: A well-formed multi-byte UTF-8 sequence (Unicode table 3-7).
+#: A well-formed multi-byte UTF-8 sequence (Unicode's table 3-7: no overlong forms, no surrogates,
+#: nothing above U+10FFFF), as CPython's strict decoder accepts them; shared with mojifix.sniff.api.
 _UTF8_MULTI = re.compile(
     rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
     rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
     rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}"
 )
+#: A byte at or above 0x80; shared with mojifix.sniff.api.
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
+_ASCII_BYTES = bytes(range(0x80))
 _NON_ASCII_WORD = re.compile(r"\S*[^\x00-\x7f]\S*")
 
 
 @dataclass(frozen=True, slots=True)
 class Proof:
-    """Why the declared encoding is wrong: the rule that held, the encoding that is right, the facts."""
+    """Why the declared encoding is wrong: the rule that held, the encoding that is right, the facts.
+
+    ``text``: the body read as ``encoding`` (the rule decoded it already; the caller need not again).
+    """
 
     rule: str
     encoding: Encoding
     details: dict[str, Any] = field(default_factory=dict)
+    text: str = field(default="", repr=False, compare=False)
 
     def describe(self, declared: str) -> str:
         """One sentence for people, naming the rule's evidence."""
@@ -137,7 +144,7 @@ def _utf8_proof(body: bytes, declared: Encoding) -> Proof | None:
     if body.isascii():
         return None
     try:
-        body.decode("utf-8")
+        text = body.decode("utf-8")
     except UnicodeDecodeError:
         return None
     sequences = len(_UTF8_MULTI.findall(body))
@@ -145,11 +152,11 @@ def _utf8_proof(body: bytes, declared: Encoding) -> Proof | None:
         return None
     utf8 = lookup("utf-8")
     assert utf8 is not None
-    return Proof("valid-utf-8", utf8, {"sequences": sequences})
+    return Proof("valid-utf-8", utf8, {"sequences": sequences}, text)
 
 
-def _detection(body: bytes, tld: str | None, candidates: list[str] | None = None) -> Any:
-    """The detector's web-domain answer, or None when it is unavailable or fails."""
+def web_detection(body: bytes, tld: str | None, candidates: list[str] | None = None) -> Any:
+    """The detector's web-domain answer, or None when it is unavailable or fails (also used by sniff.api)."""
     try:
         detect = import_module("mojifix.detect").detect
     except (ImportError, AttributeError):
@@ -160,14 +167,12 @@ def _detection(body: bytes, tld: str | None, candidates: list[str] | None = None
         return None
 
 
-def _clean(body: bytes, encoding: Encoding) -> bool:
-    """True when the standard's decoder takes every byte of ``body`` without an error."""
-    return "\ufffd" not in encoding.decode(body, errors="replace", bom="ignore")
+def _confident_other(body: bytes, declared: Encoding, tld: str | None) -> tuple[Encoding, float, str] | None:
+    """The detector's answer when it is another web encoding, confident, unambiguous and clean.
 
-
-def _confident_other(body: bytes, declared: Encoding, tld: str | None) -> tuple[Encoding, float] | None:
-    """The detector's answer when it is another web encoding, confident, unambiguous and clean."""
-    detection = _detection(body, tld)
+    Returns (encoding, confidence, its reading of ``body``): the reading is decoded once, here.
+    """
+    detection = web_detection(body, tld)
     if detection is None or detection.verdict != "text" or detection.ambiguous:
         return None
     best = detection.best()
@@ -176,9 +181,10 @@ def _confident_other(body: bytes, declared: Encoding, tld: str | None) -> tuple[
     other = lookup(best.encoding)
     if other is None or other.name == declared.name or other.name in _NEVER_OVERRIDDEN:
         return None
-    if not _clean(body, other):
-        return None
-    return other, best.confidence
+    text = other.decode(body, errors="replace", bom="ignore")
+    if "\ufffd" in text:
+        return None  # the standard's decoder does not take every byte
+    return other, best.confidence, text
 
 
 def _words_score(text: str) -> tuple[str | None, float]:
@@ -199,11 +205,14 @@ def _reads_as_text(language: str | None, score: float) -> bool:
     return score >= MIN_WORDS_SCORE.get(language, MIN_WORDS_SCORE[None])
 
 
-def prove_mislabel(body: bytes, declared: Encoding, errors: int, tld: str | None) -> Proof | None:
+def prove_mislabel(
+    body: bytes, declared: Encoding, errors: int, tld: str | None, text: str | None = None
+) -> Proof | None:
     """The proof that ``declared`` is wrong for ``body``, or ``None`` (then the declaration stands).
 
     ``errors``: decoder errors of the declared decoding (U+FFFD it produced for invalid bytes).
-    ``tld``: the page's top-level domain, a hint for the detector.
+    ``tld``: the page's top-level domain, a hint for the detector. ``text``: the declared decoding
+    when the caller has it (the standard's decoder, errors -> U+FFFD, no BOM); else decoded here.
     """
     if declared.name in _NEVER_OVERRIDDEN:
         return None
@@ -211,16 +220,21 @@ def prove_mislabel(body: bytes, declared: Encoding, errors: int, tld: str | None
         proof = _utf8_proof(body, declared)
         if proof is not None:
             return proof
+    # Bytes >= 0x80 (what is left once the ASCII bytes are deleted).
+    non_ascii_bytes = len(body.translate(None, _ASCII_BYTES))
+    if errors < MIN_ERRORS and non_ascii_bytes < MIN_NON_ASCII_BYTES:
+        return None  # neither rule 2 nor rule 3 can hold: spare the detector (most declared pages)
     found = _confident_other(body, declared, tld)
     if found is None:
         return None
-    other, confidence = found
-    language, other_score = _words_score(other.decode(body, errors="replace", bom="ignore"))
+    other, confidence, other_text = found
+    language, other_score = _words_score(other_text)
     if not _reads_as_text(language, other_score):
         return None
-    if errors >= MIN_ERRORS:
+    if text is None:
         text = declared.decode(body, errors="replace", bom="ignore")
-        non_ascii_chars = sum(1 for ch in text if ord(ch) > 0x7F)
+    if errors >= MIN_ERRORS:
+        non_ascii_chars = len(text) - len(text.encode("ascii", "ignore"))  # C speed, not a per-char loop
         if errors >= MIN_ERROR_SHARE * non_ascii_chars:
             return Proof(
                 "decoder-errors",
@@ -231,11 +245,12 @@ def prove_mislabel(body: bytes, declared: Encoding, errors: int, tld: str | None
                     "confidence": confidence,
                     "language": language,
                 },
+                other_text,
             )
     # Rule 3: few or no decoder errors; the declared reading must lose as text, clearly.
-    if len(_NON_ASCII.findall(body)) < MIN_NON_ASCII_BYTES:
+    if non_ascii_bytes < MIN_NON_ASCII_BYTES:
         return None
-    gain = other_score - _words_score(declared.decode(body, errors="replace", bom="ignore"))[1]
+    gain = other_score - _words_score(text)[1]
     if gain < MIN_TEXT_GAIN:
         return None
     details: dict[str, Any] = {
@@ -247,11 +262,11 @@ def prove_mislabel(body: bytes, declared: Encoding, errors: int, tld: str | None
     if not errors:
         # Between the two readings alone (the detector drops a reading with decoder errors, so this
         # comparison means something only when the declared one has none).
-        pair = _detection(body, tld, [declared.name, other.name])
+        pair = web_detection(body, tld, [declared.name, other.name])
         best = pair.best() if pair is not None else None
         if pair is None or pair.ambiguous or best is None:
             return None
         if best.encoding != other.name or best.confidence < MIN_PROOF_CONFIDENCE:
             return None
         details["pair_confidence"] = best.confidence
-    return Proof("reads-as-other-text", other, details)
+    return Proof("reads-as-other-text", other, details, other_text)
