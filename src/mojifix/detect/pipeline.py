@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -355,8 +355,6 @@ def _decide(s: _State) -> Detection:
                          evidence=(ev,))  # fmt: skip
 
     names = _allowed_names(s)
-    # in-band declaration (<?xml encoding>, <meta charset>, @charset, coding comment): evidence to verify
-    decl, s.declared = _declaration(s.head)
     # 4 + 6. ASCII, unless an escape-sequence encoding announces itself
     if not any(counts[128:]):  # ascii.is_ascii on the histogram's integers
         for name, marker in escape.escape_candidates(s.head):
@@ -371,6 +369,10 @@ def _decide(s: _State) -> Detection:
         ev = Evidence("ascii", f"all {n:,} bytes are ASCII (below 0x80)")
         return Detection((Candidate(ascii.ASCII_CANDIDATE, 1.0, None, (ev,)),), "ascii", bytes_examined=n,
                          evidence=(ev,))  # fmt: skip
+
+    # in-band declaration (<?xml encoding>, <meta charset>, @charset, coding comment): evidence to verify
+    # (looked for only here: the stages above decide without it)
+    decl, s.declared = _declaration(s.head)
 
     # 5. UTF-8
     if s.utf8.valid and s.utf8.multibyte and "UTF-8" in names and controls_ev is None:
@@ -403,7 +405,7 @@ def _decide(s: _State) -> Detection:
     invalid_single = validity.single_byte_invalid(counts)
     for info in s.allowed:
         if info.kind == "utf8":
-            if _partly_valid(s.utf8.errors, s.utf8.broken, s.utf8.multibyte) and (controls_ev is None):
+            if _partly_valid(s.utf8.errors, s.utf8.broken, s.utf8.multibyte) and controls_ev is None:
                 s.partial[info.name] = tuple(s.utf8.errors)
                 survivors.append((info, f"valid UTF-8 but for {_errors_detail(s.utf8.errors)}"))
             elif s.utf8.valid and controls_ev is not None:
@@ -426,7 +428,7 @@ def _decide(s: _State) -> Detection:
             if tail:
                 detail += f" (last {tail} bytes cut off by the end of the input)"
             survivors.append((info, detail))
-        elif v.partly_valid and _partly_valid(v.errors, v.broken, non_ascii):
+        elif _partly_valid(v.errors, v.broken, non_ascii):
             s.partial[info.name] = tuple(v.errors)
             survivors.append((info, f"valid in {info.name} but for {_errors_detail(v.errors)}"))
     if not survivors:
@@ -495,7 +497,7 @@ def _decide(s: _State) -> Detection:
     if cands[0].encoding in s.partial:
         errors = s.partial[cands[0].encoding]
         global_ev.append(
-            Evidence("invalid", f"{cands[0].encoding}: {_errors_detail(list(errors))}", float(len(errors)))
+            Evidence("invalid", f"{cands[0].encoding}: {_errors_detail(errors)}", float(len(errors)))
         )
     if amb:
         margin = scores[0] - scores[1]
@@ -561,7 +563,7 @@ def _declaration_finding(decl: Declaration, s: _State, survivors: list[_Survivor
     if best == declared:
         errors = s.partial.get(declared)
         if errors:
-            return _declaration_evidence(decl, declared, f"agrees, but for {_errors_detail(list(errors))}")
+            return _declaration_evidence(decl, declared, f"agrees, but for {_errors_detail(errors)}")
         return _declaration_evidence(decl, declared, "agrees: every byte decodes and the text reads best")
     if not any(info.name == declared for info, _ in survivors):
         v = s.validators.get(declared)
@@ -569,12 +571,8 @@ def _declaration_finding(decl: Declaration, s: _State, survivors: list[_Survivor
         return _declaration_evidence(
             decl, declared, f"contradicted: the bytes are not valid {declared}{where}"
         )
-    margin = (
-        ranked[0][0] - next(r[0] for r in ranked if r[1].name == declared)
-        if any(r[1].name == declared for r in ranked)
-        else None
-    )
-    behind = f" by {margin:.0f} nats" if margin is not None else ""
+    declared_score = next((r[0] for r in ranked if r[1].name == declared), None)
+    behind = f" by {ranked[0][0] - declared_score:.0f} nats" if declared_score is not None else ""
     return _declaration_evidence(decl, declared, f"contradicted: {best} reads as text better{behind}")
 
 
@@ -640,7 +638,7 @@ def _partly_valid(errors: list[int], broken: bool, non_ascii: int) -> bool:
     return bool(errors) and not broken and non_ascii >= PARTIAL_BYTES_PER_ERROR * len(errors)
 
 
-def _errors_detail(errors: list[int]) -> str:
+def _errors_detail(errors: Sequence[int]) -> str:
     """ "2 invalid sequences, at bytes 1,024 and 5,000" (the first few offsets)."""
     where = ", ".join(f"{e:,}" for e in errors[:4]) + (", ..." if len(errors) > 4 else "")
     s = "s" if len(errors) > 1 else ""
@@ -952,7 +950,7 @@ def _rank(
             )
         errors = s.partial.get(info.name)
         if errors:
-            evs.append(Evidence("invalid", _errors_detail(list(errors)), float(len(errors))))
+            evs.append(Evidence("invalid", _errors_detail(errors), float(len(errors))))
             prior += PARTIAL_ERROR_LOGP * len(errors)
         ranked.append((ls.loglik + prior, info, ls.language, tuple(evs), ls))
     ranked.sort(key=lambda r: -r[0])

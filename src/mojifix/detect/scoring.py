@@ -206,7 +206,7 @@ class Scorer:
         # separator, is one of them), as the same float32 sum score_many forms per character
         best_in = -(model.bigram_q.min(axis=1).astype(np.float32) / np.float32(M.QUANT))  # [L, 256 local ids]
         bound_t = (np.take_along_axis(best_in, model.loc.astype(np.intp), axis=1) + model.ext).T  # [G, L]
-        self.bound_low = np.ascontiguousarray(bound_t[model.lut[:128]])  # [128, L], ASCII
+        bound_low = bound_t[model.lut[:128]]  # [128, L], ASCII
         ebcdic = [info for info in REGISTRY if info.kind == "ebcdic"]
         self.ebcdic_row = {info.name: i for i, info in enumerate(ebcdic)}
         ebcdic_cps = np.array([[ord(ch) for ch in info.table()] for info in ebcdic], np.uint32)
@@ -217,7 +217,7 @@ class Scorer:
         # the bounds as upper_bounds uses them: per character the best of the languages the code page
         # can write (a mixed score, _mixed_sums, may take each word in another language), by byte value
         # and code page: [128 ASCII bytes, code pages], [128 high bytes, code pages], [256, EBCDIC pages]
-        low = np.where(self.sb_allowed[None, :, :], self.bound_low[:, None, :], -np.inf)  # [128, P, L]
+        low = np.where(self.sb_allowed[None, :, :], bound_low[:, None, :], -np.inf)  # [128, P, L]
         self.mix_bound_low = np.ascontiguousarray(low.max(axis=2))
         high = bound_t[self.sb_gids[:, 128:]]  # [P, 128, L]
         self.mix_bound_high = np.ascontiguousarray(
@@ -592,11 +592,6 @@ def _remember(memo: dict, key: object, value: np.ndarray) -> None:
 #: byte values present up to which :func:`_weighted_rows` gathers their rows; above it, one pass over
 #: the whole table is cheaper (a speed choice only: both give the same sums)
 _FEW_BYTES = 48
-
-
-def _by_byte(table: np.ndarray) -> np.ndarray:
-    """[E, B, L] per-encoding tables -> [B, E x L], contiguous: one row per byte value."""
-    return np.ascontiguousarray(table.transpose(1, 0, 2).reshape(table.shape[1], -1))
 
 
 def _pairs_by_byte(table: np.ndarray, pair_enc: np.ndarray, pair_lang: np.ndarray) -> np.ndarray:

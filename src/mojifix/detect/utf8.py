@@ -13,6 +13,8 @@ from __future__ import annotations
 import codecs
 from dataclasses import dataclass, field
 
+from mojifix.detect.validity import ERROR_SPACING, MAX_ERRORS
+
 __all__ = ["Utf8Validator"]
 
 
@@ -29,8 +31,6 @@ class Utf8Validator:
     broken: bool = False
 
     def feed(self, block: bytes, offset: int) -> None:
-        from mojifix.detect.validity import ERROR_SPACING, MAX_ERRORS
-
         if self.broken:
             return
         data, base = block, offset

@@ -94,11 +94,6 @@ class StreamValidator:
     def valid(self) -> bool:
         return self.error_at is None
 
-    @property
-    def partly_valid(self) -> bool:
-        """Some invalid sequences, but at most :data:`MAX_ERRORS` (multi-byte encodings only)."""
-        return self.error_at is not None and not self.broken
-
 
 @cache
 def _decoder_class(pycodec: str) -> type[codecs.IncrementalDecoder]:
