@@ -235,9 +235,8 @@ def _error(message: str, code: int = EXIT_USAGE) -> int:
 
 def os_error_message(exc: OSError) -> str:
     """``path: reason`` for an OSError, with what to do next for a full disk."""
-    where = exc.filename if exc.filename is not None else None
     reason = exc.strerror or str(exc)
-    message = f"{os.fsdecode(where)}: {reason}" if where is not None else reason
+    message = f"{os.fsdecode(exc.filename)}: {reason}" if exc.filename is not None else reason
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         message += " (free some space and run the command again; convert can continue with --resume)"
     return message

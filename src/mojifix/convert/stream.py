@@ -94,6 +94,7 @@ def examine_stream(
 
     start = 0
     det = None
+    refused: tuple[str, str] | None = None
     bom = _bom(head)
     if bom is not None:
         encoding, start = bom
@@ -145,11 +146,6 @@ def examine_stream(
         if decision == "detector":
             sample = head[: head.rfind(b"\n") + 1] if size > len(head) else head
             refused = gate.refusal(det, encoding, sample, try_decode(sample, encoding))
-            if refused is not None:
-                cands = tuple((c.encoding, round(c.confidence, 4)) for c in det.candidates)
-                v = Verdict("quarantined", encoding, confidence, decision + " (head sample)", refused[0],
-                            reason=refused[1], candidates=cands)  # fmt: skip
-                return StreamResult(v, digest, None, False)
         decision += " (head sample)"
     cands = tuple((c.encoding, round(c.confidence, 4)) for c in det.candidates) if det else ()
     bom_name = encoding if bom is not None else None
@@ -169,6 +165,9 @@ def examine_stream(
             mixed=split,
         )
         return StreamResult(v, digest, None, False)
+
+    if refused is not None:  # the write gate (convert/gate.py), on the head sample
+        return quarantined(*refused)
 
     # Mixed-file probes on the head sample (cut at its last line end, so no character is split)
     # and on the tail sample (from its first line start; offsets made absolute).
@@ -208,13 +207,13 @@ def examine_stream(
     try:
         if bom is not None:
             re_sha.update(head[:start])
-        if writer is not None and opts.bom == "keep" and bom is not None:
-            writer.write(b"\xef\xbb\xbf")
-            out_sha.update(b"\xef\xbb\xbf")
+        prefix = b"\xef\xbb\xbf" if writer is not None and opts.bom == "keep" and bom is not None else b""
+        if writer is not None and prefix:
+            writer.write(prefix)
+            out_sha.update(prefix)
         consumed = 0
         first = True
         rewrites: tuple[declared.DeclarationRewrite, ...] = ()
-        prefix = 3 if writer is not None and opts.bom == "keep" and bom is not None else 0
         relabel = encoding != "UTF-8" and not opts.keep_declarations
         fail_reason = None
         for chunk in itertools.chain(_chunks(fd, opts.chunk_size), (b"",)):
@@ -240,7 +239,7 @@ def examine_stream(
                 if relabel and out:
                     # the first decoded chunk holds the declarations (it covers the output window)
                     out, rewrites = declared.rewrite_declarations(out)
-                    rewrites = tuple(replace(r, offset=r.offset + prefix) for r in rewrites)
+                    rewrites = tuple(replace(r, offset=r.offset + len(prefix)) for r in rewrites)
                     relabel = False
                 writer.write(out)
                 out_sha.update(out)

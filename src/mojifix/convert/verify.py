@@ -133,6 +133,16 @@ def _relabel_utf8(
     return output, rewrites, warnings
 
 
+def relabel(output: bytes) -> tuple[bytes, tuple[DeclarationRewrite, ...]] | None:
+    """``output`` (UTF-8) with its declarations relabelled (:func:`declared.rewrite_declarations`) and
+    the rewrites, or ``None`` when :func:`declared.restore` does not give ``output`` back (the proof
+    that the rewrite touched nothing but the labels; it holds by construction)."""
+    relabelled, rewrites = declared.rewrite_declarations(output)
+    if rewrites and declared.restore(relabelled, rewrites) != output:  # pragma: no cover - by construction
+        return None
+    return relabelled, rewrites
+
+
 def _utf8_output(text: str, opts: Options, had_bom: bool) -> bytes:
     """UTF-8 bytes of ``text``; with ``--bom keep`` a source BOM becomes a UTF-8 BOM."""
     out = text.encode("utf-8")
@@ -387,10 +397,10 @@ def examine(data: bytes, opts: Options, detect: DetectFn) -> Verdict:
                 f"which also decodes every byte; the detector weighed it and chose {encoding}",
             )
     if not opts.keep_declarations:
-        expected = output
-        output, rewrites = declared.rewrite_declarations(output)
-        if rewrites and declared.restore(output, rewrites) != expected:  # pragma: no cover - by construction
+        relabelled = relabel(output)
+        if relabelled is None:  # pragma: no cover - by construction
             return quarantine("undecided", "rewriting the in-band declaration could not be verified")
+        output, rewrites = relabelled
     return Verdict(
         "converted",
         encoding,

@@ -313,7 +313,7 @@ def _from_fastwarc(rec: Any) -> HttpRecord:
     # the WARC header fields by lowercased name (names are case-insensitive); one call into FastWARC
     # instead of one per field. A name given twice: FastWARC's own lookup decides, as before.
     fields = {name.lower(): value for name, value in items}
-    headers = fields if len(fields) == len(items) else _FieldsOf(rec.headers)
+    headers = fields if len(fields) == len(items) else rec.headers  # its get() ignores case
     status: int | None = None
     http_headers: tuple[tuple[str, str], ...] = ()
     record_type = _record_type_name(rec.record_type)
@@ -338,17 +338,6 @@ def _from_fastwarc(rec: Any) -> HttpRecord:
         truncated=headers.get("warc-truncated"),
         content_length=rec.content_length,
     )
-
-
-class _FieldsOf:
-    """FastWARC's header map looked up by lowercased name (its ``get`` ignores case)."""
-
-    def __init__(self, headers: Any) -> None:
-        self.headers = headers
-
-    def get(self, name: str) -> str | None:
-        value: str | None = self.headers.get(name)
-        return value
 
 
 def _record_type_name(record_type: Any) -> str:
@@ -760,9 +749,8 @@ def write_rows(
     suffix = output.suffix.lower()
     count = 0
     if suffix in (".jsonl", ".ndjson"):
-        encode = json.JSONEncoder(
-            ensure_ascii=False
-        ).encode  # json.dumps(..., ensure_ascii=False), built once
+        # json.dumps(..., ensure_ascii=False), with the encoder built once
+        encode = json.JSONEncoder(ensure_ascii=False).encode
         with open(output, "w", encoding="utf-8", newline="\n") as out:
             for row in rows:
                 out.write(encode(row.to_dict()) + "\n")
