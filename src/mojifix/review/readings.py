@@ -230,13 +230,12 @@ def card_readings(
         readings.append(Reading(label, head, None, segs, parts, check_reading(data, segs)))
         window = (lo, hi)
         names = [head, tail] + [e for e, _ in candidates]  # the tail's encoding only when lossless
-        confidence = dict(candidates)
     else:
         suspect = first_suspect(data)
         lo = max(0, min(suspect, size) - CONTEXT_BEFORE)
         window = (lo, min(size, lo + EXCERPT_BYTES))
         names = [e for e, _ in candidates]
-        confidence = dict(candidates)
+    confidence = dict(candidates)
     whole: list[Reading] = []
     for n, enc in enumerate(names):
         if enc in seen:

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from mojifix.convert.decisions import PERSON
+from mojifix.convert.decisions import PERSON, record_rel
 from mojifix.convert.engine import read_manifest
 from mojifix.convert.options import MANIFEST_NAME, QUARANTINE_DIR, STREAM_THRESHOLD
 from mojifix.convert.records import FileRecord
@@ -113,13 +113,14 @@ def _card(rec: FileRecord, data: bytes | None, problem: str | None, cache: R.Spa
         return card
     langs: dict[str, str] = {}
     card["evidence"] = _detect_langs(data, "", langs)
+    mixed = None  # the split reading's dict, when the boundary falls inside the copy
     if rec.mixed is not None and 0 < rec.mixed.boundary < len(data):
+        mixed = card["mixed"]
         _detect_langs(data[: rec.mixed.boundary], "head:", langs)
         _detect_langs(data[rec.mixed.boundary :], "tail:", langs)
     cands: list[tuple[str, float | None]] = list(rec.candidates)
     if not cands and rec.encoding:
         cands = [(rec.encoding, rec.confidence)]
-    mixed = rec.mixed.to_dict() if rec.mixed is not None and 0 < rec.mixed.boundary < len(data) else None
     reads = R.card_readings(data, cands, mixed, langs, cache)
     common, first = R.differences(reads)
     card["candidates"] = [[e, c, langs.get(e) or R.LANG_OF_ENCODING.get(e)] for e, c in card["candidates"]]
@@ -137,8 +138,7 @@ def _quarantine_copy(dst: bytes, rec: FileRecord) -> tuple[bytes | None, str | N
             f"larger than convert's in-memory limit ({STREAM_THRESHOLD // 2**20} MiB): decisions do not "
             "apply to it (convert streams it); settle it with --prefer ENC"
         )
-    rel = bytes.fromhex(rec.path_hex) if rec.path_hex else rec.path.encode("utf-8")
-    path = os.path.join(dst, QUARANTINE_DIR.encode(), rel)
+    path = os.path.join(dst, QUARANTINE_DIR.encode(), record_rel(rec))
     try:
         with open(path, "rb") as f:
             data = f.read()

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from mojifix.cli import MissingExtraError
+from mojifix.convert.cli import _usage
 from mojifix.spark._session import DEFAULT_MASTER, open_session, require_spark
 
-EXIT_USAGE = 2
 #: options of ``mojifix convert`` that a Spark run does not take (hidden here, refused when given)
 _NOT_ON_SPARK = {
     "in_place": "in-place conversion is not offered on Spark: convert into a new DST",
@@ -64,23 +64,11 @@ def register(subparsers: Any) -> None:
         help="prepended to each line of --paths, e.g. s3://commoncrawl/",
     )
     warc.add_argument("-o", "--output", required=True, help="output Parquet dataset (a directory), *.parquet")
-    warc.add_argument(
-        "--reader",
-        choices=("auto", "fastwarc", "warcio"),
-        default="auto",
-        help="archive reader (as mojifix warc)",
-    )
-    warc.add_argument(
-        "--fallback",
-        choices=("detect", "browser"),
-        default="detect",
-        help="undeclared pages (as mojifix warc)",
-    )
-    warc.add_argument(
-        "--trust",
-        choices=("browser", "evidence"),
-        default="browser",
-        help="declarations the bytes prove wrong are overruled with 'evidence' (as mojifix warc)",
+    _warc_options(
+        warc,
+        reader="archive reader (as mojifix warc)",
+        fallback="undeclared pages (as mojifix warc)",
+        trust="declarations the bytes prove wrong are overruled with 'evidence' (as mojifix warc)",
     )
     warc.add_argument("--json", action="store_true", help="print the summary as JSON on stdout")
     _master(warc)
@@ -107,6 +95,18 @@ def _master(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _warc_options(parser: argparse.ArgumentParser, **helps: str) -> None:
+    """``mojifix warc``'s options named in ``helps`` (their flags, choices and defaults), with this help."""
+    from mojifix.integrations import cli as warc_cli
+
+    commands = argparse.ArgumentParser(add_help=False).add_subparsers()
+    warc_cli.register(commands)
+    local = {action.dest: action for action in commands.choices["warc"]._actions}
+    for dest, text in helps.items():
+        action = local[dest]
+        parser.add_argument(*action.option_strings, choices=action.choices, default=action.default, help=text)
+
+
 def _convert_parser() -> argparse.ArgumentParser:
     """``mojifix convert``'s own parser, so both commands take exactly the same convert options."""
     from mojifix.convert import cli as convert_cli
@@ -118,11 +118,6 @@ def _convert_parser() -> argparse.ArgumentParser:
         if action.dest in _NOT_ON_SPARK:
             action.help = argparse.SUPPRESS
     return parser
-
-
-def _usage(msg: str) -> int:
-    print(f"mojifix: error: {msg}", file=sys.stderr)
-    return EXIT_USAGE
 
 
 def run_warc(args: argparse.Namespace) -> int:

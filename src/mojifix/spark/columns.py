@@ -12,6 +12,7 @@ from typing import Any
 
 from mojifix.integrations._content import body_kind, decode_parsed, transport_of
 from mojifix.integrations.warc import ROW_FIELDS
+from mojifix.spark.warc import _arrow_schema, check_choices
 
 __all__ = ["DECODED_FIELDS", "decode_html_columns", "decode_row"]
 
@@ -20,19 +21,9 @@ DECODED_FIELDS = tuple(f for f in ROW_FIELDS[ROW_FIELDS.index("kind") :] if f !=
 
 
 def _decoded_arrow_fields() -> list[Any]:
-    import pyarrow as pa
-
-    return [
-        pa.field("kind", pa.string()),
-        pa.field("encoding", pa.string()),
-        pa.field("source", pa.string()),
-        pa.field("confidence", pa.string()),
-        pa.field("browser_encoding", pa.string()),
-        pa.field("overridden", pa.bool_()),
-        pa.field("warnings", pa.list_(pa.string())),
-        pa.field("replacement_count", pa.int64()),
-        pa.field("text", pa.string()),
-    ]
+    """The Arrow fields of :data:`DECODED_FIELDS`, from the Spark copy of ``mojifix warc``'s schema."""
+    schema = _arrow_schema()
+    return [schema.field(name) for name in DECODED_FIELDS]
 
 
 def decode_row(
@@ -87,10 +78,7 @@ def decode_html_columns(
     from pyspark.sql.pandas.types import from_arrow_schema
     from pyspark.sql.types import BinaryType, StructType
 
-    if fallback not in ("detect", "browser"):
-        raise ValueError(f"fallback must be 'detect' or 'browser', not {fallback!r}")
-    if trust not in ("browser", "evidence"):
-        raise ValueError(f"trust must be 'browser' or 'evidence', not {trust!r}")
+    check_choices(fallback=fallback, trust=trust)
     names = df.columns
     for role, column in (("body", body), ("content_type", content_type), ("url", url)):
         if column is not None and column not in names:

@@ -175,13 +175,14 @@ def run_tree(spark: Any, job: Job) -> Report:
     results: list[_TaskResult] = tasks.mapPartitionsWithIndex(
         lambda index, chunk: [_convert_slice(task_job, task_parts, index, [it for c in chunk for it in c])]
     ).collect()
-    fatal = next((r.fatal for r in sorted(results, key=lambda r: r.slice_index) if r.fatal), None)
+    results.sort(key=lambda r: r.slice_index)
+    fatal = next((r.fatal for r in results if r.fatal), None)
     resumed = sum(r.resumed for r in results)
     if parts is not None:
         fsio.remove_stale_temps(job.dst)  # temporaries of attempts that were killed mid-batch
         done = _read_parts(parts)
     else:
-        done = _records_of(line for r in sorted(results, key=lambda r: r.slice_index) for line in r.lines)
+        done = _records_of(line for r in results for line in r.lines)
     records = [done[_key(e)] for e in entries if _key(e) in done]
     if fatal is None and len(records) != len(entries):
         missing = len(entries) - len(records)

@@ -140,11 +140,7 @@ def decode_warc(
     """
     if not paths:
         raise ValueError("decode_warc needs at least one path")
-    if fallback not in ("detect", "browser"):
-        raise ValueError(f"fallback must be 'detect' or 'browser', not {fallback!r}")
-    if reader not in ("auto", "fastwarc", "warcio"):
-        raise ValueError(f"reader must be 'auto', 'fastwarc' or 'warcio', not {reader!r}")
-    _check_trust(trust)
+    check_choices(fallback=fallback, reader=reader, trust=trust)
     files = spark.sparkContext.parallelize(list(enumerate(paths)), len(paths))
     frame = spark.createDataFrame(files, "file_index int, path string")
     accumulator = summary.accumulator if summary is not None else None
@@ -158,9 +154,20 @@ def decode_warc(
     return frame.mapInArrow(decode_partition, spark_schema())
 
 
-def _check_trust(trust: str) -> None:
-    if trust not in ("browser", "evidence"):
-        raise ValueError(f"trust must be 'browser' or 'evidence', not {trust!r}")
+#: the values ``mojifix warc``'s options take (and its ValueError messages name)
+CHOICES = {
+    "fallback": ("detect", "browser"),
+    "reader": ("auto", "fastwarc", "warcio"),
+    "trust": ("browser", "evidence"),
+}
+
+
+def check_choices(**values: str) -> None:
+    """Raise ValueError for the first of ``values`` (fallback=, reader=, trust=) not in :data:`CHOICES`."""
+    for name, value in values.items():
+        allowed = [repr(choice) for choice in CHOICES[name]]
+        if value not in CHOICES[name]:
+            raise ValueError(f"{name} must be {', '.join(allowed[:-1])} or {allowed[-1]}, not {value!r}")
 
 
 def _decode_file(
@@ -246,7 +253,7 @@ def write_warc_dataset(
     """
     if not paths:
         raise ValueError("write_warc_dataset needs at least one path")
-    _check_trust(trust)
+    check_choices(trust=trust)
     out = os.path.abspath(output)
     _clear_dataset(out)
     os.makedirs(out, exist_ok=True)
