@@ -1,0 +1,295 @@
+"""Issue 13's convert speed: ``mojifix convert`` vs the five-level pipeline vs the I/O floor, whole commands.
+
+The tree: ten copies (``--copies``) of benchmarks/convert_corpus.py's 400-file tree (mojifix.convert.corpus,
+seed 5, the project's texts: 8 encodings x 50 files, 15% short, 40 with a foreign tail), 4,000 files,
+written to tmpfs (``--root``, default under /dev/shm) so the disk's speed is not what is measured. Three
+commands, each a whole process started from nothing (interpreter start-up, imports and the model load
+included), run in turn A B C A B C ... on the same tree, each into a fresh destination:
+
+  mojifix      ``python -m mojifix convert SRC DST``: default options (atomic writes, fsync, full
+               verification, manifest); ``--workers N`` adds runs with N worker processes
+  five-level   this script's ``--five-level SRC DST``: benchmarks/convert_corpus.py's five-level baseline
+               (BOM; UTF-16 NUL parity; charset-normalizer with the GBK family mapped to gb18030; ordered
+               fallback; quarantine on U+FFFD) over every file, plain writes, no fsync
+  I/O floor    this script's ``--io-floor SRC DST``: read every file and write the same bytes to DST,
+               fsync each file, then fsync each directory once: what a durable converter cannot avoid
+
+Prints the best and median wall time of each and the ratios from the same run (five-level / mojifix:
+above 1.0 mojifix is faster). ``--profile`` instead runs ``mojifix convert`` once in this process under
+cProfile and prints where the time goes (detection, verification, declarations, I/O, fsync, manifest,
+the rest). ``--compare A B`` compares two output trees byte for byte (every file, the manifest line by
+line) and exits 1 when they differ: the check that a speed change wrote the same outputs.
+
+    python benchmarks/convert_speed.py                 # 4,000 files, 3 rounds
+    python benchmarks/convert_speed.py --workers 2     # also mojifix convert --workers 2
+    python benchmarks/convert_speed.py --profile
+    python benchmarks/convert_speed.py --keep OUT      # keep mojifix's output tree in OUT (for --compare)
+    python benchmarks/convert_speed.py --compare OUT1 OUT2
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+DEFAULT_ROOT = Path("/dev/shm/mojifix-convert-speed") if os.path.isdir("/dev/shm") else None
+
+
+# ---------------------------------------------------------------------------------------------- the tree
+
+
+def build_tree(root: Path, copies: int, seed: int) -> tuple[Path, int, int]:
+    """``copies`` copies of the 400-file tree under ``root/src``; returns (src, files, bytes)."""
+    from mojifix.convert.corpus import generate
+
+    one, src = root / "one", root / "src"
+    shutil.rmtree(root, ignore_errors=True)
+    truths = generate(one, seed=seed)
+    for k in range(copies):
+        for t in truths:
+            dst = src / f"c{k:02d}" / t.path
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(one / t.path, dst)
+    shutil.rmtree(one)
+    return src, copies * len(truths), copies * sum(t.size for t in truths)
+
+
+def _tree_files(src: Path) -> list[str]:
+    """Every regular file under ``src``, relative, sorted (both baselines walk the same way)."""
+    out = []
+    for dirpath, dirs, files in os.walk(src):
+        dirs.sort()
+        rel_dir = os.path.relpath(dirpath, src)
+        out.extend(os.path.normpath(os.path.join(rel_dir, f)) for f in sorted(files))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- baselines
+
+
+def five_level_command(src: Path, dst: Path) -> int:
+    """The five-level pipeline over a tree (the ``--five-level`` command)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from convert_corpus import five_level
+
+    made: set[Path] = set()
+    for rel in _tree_files(src):
+        status, text = five_level((src / rel).read_bytes())
+        if status == "written" and text is not None:
+            out = dst / rel
+            if out.parent not in made:
+                out.parent.mkdir(parents=True, exist_ok=True)
+                made.add(out.parent)
+            out.write_bytes(text.encode("utf-8"))
+    return 0
+
+
+def io_floor_command(src: Path, dst: Path) -> int:
+    """Read every file, write the same bytes, fsync each file, then each directory (``--io-floor``)."""
+    made: set[str] = set()
+    for rel in _tree_files(src):
+        with open(src / rel, "rb") as f:
+            data = f.read()
+        out = os.path.join(dst, rel)
+        parent = os.path.dirname(out)
+        if parent not in made:
+            os.makedirs(parent, exist_ok=True)
+            made.add(parent)
+        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    for parent in sorted(made):
+        fd = os.open(parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------- timing
+
+
+def _timed(cmd: list[str], dst: Path) -> tuple[float, int]:
+    shutil.rmtree(dst, ignore_errors=True)
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    wall = time.perf_counter() - t0
+    if proc.returncode not in (0, 1):  # 1: mojifix quarantined the tree's 40 x copies corrupted files
+        raise SystemExit(f"{cmd[:4]} failed with exit code {proc.returncode}: {proc.stderr.decode()[-400:]}")
+    return wall, proc.returncode
+
+
+def measure(src: Path, root: Path, rounds: int, workers: tuple[int, ...]) -> dict[str, list[float]]:
+    """Wall times of every command, in turn, ``rounds`` times (plus one untimed warm-up round)."""
+    me = [sys.executable, str(Path(__file__).resolve())]
+    commands: dict[str, list[str]] = {}
+    for w in workers:
+        extra = [] if w == 1 else ["--workers", str(w)]
+        commands[f"mojifix convert{' --workers ' + str(w) if w != 1 else ''}"] = [
+            sys.executable,
+            "-m",
+            "mojifix",
+            "convert",
+            str(src),
+            str(root / "out"),
+            *extra,
+        ]
+    commands["five-level pipeline"] = [*me, "--five-level", str(src), str(root / "out")]
+    commands["I/O floor"] = [*me, "--io-floor", str(src), str(root / "out")]
+    walls: dict[str, list[float]] = {name: [] for name in commands}
+    for r in range(rounds + 1):
+        for name, cmd in commands.items():
+            wall, _ = _timed(cmd, root / "out")
+            if r:  # round 0 warms the page cache and the byte-compiled modules
+                walls[name].append(wall)
+    shutil.rmtree(root / "out", ignore_errors=True)
+    return walls
+
+
+# ---------------------------------------------------------------------------------------------- profile
+
+#: functions whose cumulative time makes up each part of the profile split (module path suffix, name);
+#: a part's time is the sum over its functions, which never call one another across parts
+PARTS: dict[str, tuple[tuple[str, str], ...]] = {
+    "detect": (("mojifix/detect/pipeline.py", "detect"),),
+    "verify (decode, re-encode, mixed probes)": (
+        ("convert/codec.py", "decode_strict"),
+        ("convert/codec.py", "reencodes_to"),
+        ("convert/mixed.py", "find_split"),
+        ("convert/mixed.py", "split_binary"),
+    ),
+    "declarations (gate, relabel, warnings)": (
+        ("convert/gate.py", "refusal"),
+        ("convert/verify.py", "relabel"),
+        ("convert/verify.py", "_relabel_utf8"),
+        ("convert/declared.py", "stale_declarations"),
+        ("convert/declared.py", "conflicting_declaration"),
+        ("convert/declared.py", "declarations_of"),
+    ),
+    "I/O: read": (("convert/fsio.py", "read_source"),),
+    "I/O: write, rename": (("convert/fsio.py", "atomic_write"), ("convert/fsio.py", "commit")),
+    "fsync": (("convert/fsio.py", "_sync_all"), ("convert/fsio.py", "sync_directories"), ("", "fsync")),
+    "manifest": (("convert/records.py", "to_json"), ("convert/engine.py", "sink")),
+}
+
+
+def profile(src: Path, root: Path) -> None:
+    """One in-process ``convert`` under cProfile; prints the split by part."""
+    from mojifix.convert import convert
+
+    dst = root / "out-profile"
+    shutil.rmtree(dst, ignore_errors=True)
+    prof = cProfile.Profile()
+    t0 = time.perf_counter()
+    prof.enable()
+    report = convert(src, dst)
+    prof.disable()
+    wall = time.perf_counter() - t0
+    shutil.rmtree(dst, ignore_errors=True)
+    stats = pstats.Stats(prof)
+    cum: dict[tuple[str, str], float] = {}
+    for (filename, _line, name), (_cc, _nc, _tt, ct, _callers) in stats.stats.items():  # type: ignore[attr-defined]
+        cum[(filename, name)] = cum.get((filename, name), 0.0) + ct
+    total = sum(tt for (_cc, _nc, tt, _ct, _callers) in stats.stats.values())  # type: ignore[attr-defined]
+    print(f"profile of one in-process convert ({len(report.records)} files; {wall:.2f}s under cProfile):")
+    accounted = 0.0
+    for part, funcs in PARTS.items():
+        t = sum(
+            ct
+            for (filename, name), ct in cum.items()
+            for suffix, fname in funcs
+            if name == fname and (filename.endswith(suffix) if suffix else filename == "~")
+        )
+        accounted += t
+        print(f"  {part:42} {t:7.2f}s {100 * t / total:5.1f}%")
+    rest = total - accounted
+    print(f"  {'the rest (per-file Python: engine, records)':42} {rest:7.2f}s {100 * rest / total:5.1f}%")
+    stats.sort_stats("tottime").print_stats(15)
+
+
+# ---------------------------------------------------------------------------------------------- compare
+
+
+def compare(a: Path, b: Path) -> int:
+    """0 when trees ``a`` and ``b`` hold the same files with the same bytes (the manifest compared line
+    by line, with the recorded manifest path ignored), else 1 with the differences listed."""
+    fa, fb = set(_tree_files(a)), set(_tree_files(b))
+    diffs = [f"only in {a}: {p}" for p in sorted(fa - fb)] + [f"only in {b}: {p}" for p in sorted(fb - fa)]
+    for rel in sorted(fa & fb):
+        da, db = (a / rel).read_bytes(), (b / rel).read_bytes()
+        if da == db:
+            continue
+        if rel.endswith(".jsonl"):
+            la, lb = da.splitlines(), db.splitlines()
+            bad = [i for i, (x, y) in enumerate(zip(la, lb, strict=False)) if x != y]
+            diffs.append(f"{rel}: {len(la)} vs {len(lb)} lines, {len(bad)} differ (first: line {bad[:1]})")
+        else:
+            diffs.append(f"{rel}: bytes differ")
+    for line in diffs[:40]:
+        print(line)
+    print(f"compared {len(fa | fb)} files: {'identical' if not diffs else f'{len(diffs)} differences'}")
+    return 1 if diffs else 0
+
+
+# ---------------------------------------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--five-level", nargs=2, metavar=("SRC", "DST"), help=argparse.SUPPRESS)
+    ap.add_argument("--io-floor", nargs=2, metavar=("SRC", "DST"), help=argparse.SUPPRESS)
+    ap.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two output trees and exit")
+    ap.add_argument("--root", type=Path, default=DEFAULT_ROOT, help="scratch directory, on tmpfs")
+    ap.add_argument("--copies", type=int, default=10, help="copies of the 400-file tree (default 10)")
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=3, help="timed rounds (default 3)")
+    ap.add_argument("--workers", type=int, action="append", default=[], help="also time --workers N")
+    ap.add_argument("--profile", action="store_true", help="profile one in-process convert instead")
+    ap.add_argument("--keep", type=Path, help="write one more mojifix convert output here and keep it")
+    args = ap.parse_args(argv)
+    if args.five_level:
+        return five_level_command(*map(Path, args.five_level))
+    if args.io_floor:
+        return io_floor_command(*map(Path, args.io_floor))
+    if args.compare:
+        return compare(*map(Path, args.compare))
+    if args.root is None:
+        ap.error("no /dev/shm here: give --root DIR on a tmpfs")
+    src, files, size = build_tree(args.root, args.copies, args.seed)
+    print(f"tree: {files} files, {size / 1e6:.1f} MB under {src} ({args.copies} copies, seed {args.seed})")
+    if args.keep:
+        _timed([sys.executable, "-m", "mojifix", "convert", str(src), str(args.keep)], args.keep)
+        print(f"mojifix convert output kept in {args.keep}")
+    if args.profile:
+        profile(src, args.root)
+        return 0
+    load = os.getloadavg()[0]
+    walls = measure(src, args.root, args.rounds, (1, *args.workers))
+    print(f"whole commands, {args.rounds} rounds in turn (load average before: {load:.2f}; {os.cpu_count()} cores)")
+    print(f"{'command':28}{'best s':>9}{'median s':>10}{'files/s':>9}")
+    for name, w in walls.items():
+        print(f"{name:28}{min(w):9.3f}{statistics.median(w):10.3f}{files / min(w):9.0f}")
+    five, floor = min(walls["five-level pipeline"]), min(walls["I/O floor"])
+    for name, w in walls.items():
+        if name.startswith("mojifix"):
+            print(
+                f"{name}: {five / min(w):.2f}x the five-level pipeline's speed (target 3x), "
+                f"{floor / min(w):.2f}x the I/O floor's (best of {args.rounds} each)"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
