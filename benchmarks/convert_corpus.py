@@ -156,14 +156,14 @@ def warm_up(corpus: Path, truths: list[Truth]) -> None:
 def io_floor(corpus: Path, truths: list[Truth], fsync: bool) -> float:
     """Wall time of the I/O that any safe converter must do, with no decoding at all: read every file
     and write its bytes back out the way ``mojifix convert`` writes (temporary file, permissions and
-    times copied, rename; one group commit per batch when ``fsync``). Outputs of ``bytes.decode`` into
+    times copied, fsync when ``fsync``, renames in one group commit). Outputs of ``bytes.decode`` into
     UTF-8 would only add to this: it is a lower bound on one worker."""
     from mojifix.convert import fsio
 
     dst = OUT / "io-floor"
     shutil.rmtree(dst, ignore_errors=True)
     t0 = time.perf_counter()
-    group = fsio.CommitGroup(fsync)
+    group = fsio.CommitGroup()
     for rel, path in _files(corpus, truths):
         data, st = fsio.read_source(os.fsencode(path))
         assert data is not None

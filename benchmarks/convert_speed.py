@@ -277,7 +277,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     load = os.getloadavg()[0]
     walls = measure(src, args.root, args.rounds, (1, *args.workers))
-    print(f"whole commands, {args.rounds} rounds in turn (load average before: {load:.2f}; {os.cpu_count()} cores)")
+    print(
+        f"whole commands, {args.rounds} rounds in turn "
+        f"(load average before: {load:.2f}; {os.cpu_count()} cores)"
+    )
     print(f"{'command':28}{'best s':>9}{'median s':>10}{'files/s':>9}")
     for name, w in walls.items():
         print(f"{name:28}{min(w):9.3f}{statistics.median(w):10.3f}{files / min(w):9.0f}")

@@ -325,7 +325,9 @@ def main(argv: list[str] | None = None) -> int:
     except ModuleNotFoundError as exc:
         return _error(_missing_module_message(exc))
     except OSError as exc:
-        if exc.filename is None and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO):
+        from mojifix.convert.fsio import FATAL_ERRNOS
+
+        if exc.filename is None and exc.errno in FATAL_ERRNOS:
             _silence_stdout()  # standard output itself failed (a named file has a filename)
         return _error(os_error_message(exc))
     except UnicodeDecodeError as exc:  # input that a command reads as text (e.g. --content-type values)

@@ -30,9 +30,6 @@ __all__ = ["CheckReport", "Offender", "check_bytes", "check_paths", "run_check"]
 
 #: version-control directories never descended into (their files are not the repository's text)
 VCS_DIRS = frozenset({b".git", b".hg", b".svn"})
-_UTF8_BOM = b"\xef\xbb\xbf"
-_OTHER_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32LE"), (b"\x00\x00\xfe\xff", "UTF-32BE"))
-_UTF16_BOMS = ((b"\xfe\xff", "UTF-16BE"), (b"\xff\xfe", "UTF-16LE"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,15 +103,17 @@ def check_bytes(path: str, data: bytes, expect: str = "UTF-8") -> Offender | boo
     """
     if not data or (data.isascii() and b"\x00" not in data):
         return None
-    if data.startswith(_UTF8_BOM):
+    from mojifix.detect.bom import sniff_bom  # here: the detect package loads NumPy; ASCII never needs it
+
+    bom = sniff_bom(data, "file")  # file domain: UTF-32 BOMs too (FF FE 00 00 is not UTF-16LE's)
+    if bom is not None and bom[0] == "UTF-8":
         if expect == "UTF-8":
             return Offender(path, "UTF-8 byte order mark (remove the first 3 bytes)", offset=0)
         return Offender(path, f"UTF-8 (with a byte order mark), not {expect}", offset=0)
-    for bom, name in (*_OTHER_BOMS, *_UTF16_BOMS):
-        if data.startswith(bom):
-            if _plain(expect) == _plain(name):
-                return None
-            return Offender(path, f"{name} (byte order mark), not {expect}", offset=0)
+    if bom is not None:
+        if _plain(expect) == _plain(bom[0]):
+            return None
+        return Offender(path, f"{bom[0]} (byte order mark), not {expect}", offset=0)
     utf8_error: UnicodeDecodeError | None = None
     try:
         data.decode("utf-8")

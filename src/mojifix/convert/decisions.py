@@ -28,9 +28,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mojifix.convert.codec import canonical_name, decode_strict, encode_strict, reencode_name
+from mojifix.convert.codec import canonical_name, decode_strict, reencode_name, reencodes_to
 from mojifix.convert.records import DeclarationRewrite, FileRecord
 from mojifix.convert.verify import Verdict, line_endings, relabel
+from mojifix.detect.bom import sniff_bom
 from mojifix.errors import ConversionError
 
 __all__ = [
@@ -57,8 +58,7 @@ DEFAULT_NAME = "mojifix-decisions.json"
 _SHA1 = re.compile(r"[0-9a-f]{40}")
 _HEX = re.compile(r"(?:[0-9a-f]{2})+")
 _KEYS = frozenset({"path", "path_hex", "sha1", "encoding", "segments"})
-#: BOMs a first segment may start with (the Encoding Standard's BOM sniff), by the encoding they name
-_BOMS = {"UTF-8": b"\xef\xbb\xbf", "UTF-16LE": b"\xff\xfe", "UTF-16BE": b"\xfe\xff"}
+_UTF8_BOM = b"\xef\xbb\xbf"
 
 
 class DecisionsError(ConversionError, ValueError):
@@ -142,10 +142,10 @@ class Decisions:
         d = self._by_key.get(key)
         if d is None:
             return ()
-        why = check_decision(d, data, sha1)
-        if why is not None:
-            return (STALE + why,)
-        return _verdict(d, data, bom, keep_declarations)
+        read = check_decision(d, data, sha1)
+        if isinstance(read, str):
+            return (STALE + read,)
+        return _verdict(d, read, bom, keep_declarations)
 
 
 # ---------------------------------------------------------------------------------------------- schema
@@ -235,15 +235,22 @@ def dump_decisions(items: Iterable[Decision]) -> str:
 # ---------------------------------------------------------------------------------------------- applying
 
 
-def check_reading(data: bytes, segments: Sequence[Segment]) -> str | None:
-    """None when decoding ``data`` segment by segment is lossless (strict decode, no U+FFFD outside
-    UTF-8, re-encode == the bytes), else why not. The review page offers only readings this accepts."""
+def _bom_length(data: bytes, encoding: str) -> int:
+    """Length of the BOM ``data`` starts with when it names ``encoding`` (the Encoding Standard's BOM
+    sniff: a first segment in UTF-8 or UTF-16 may start with its BOM), else 0."""
+    found = sniff_bom(data, "web")
+    return found[1] if found is not None and found[0] == encoding else 0
+
+
+def _read(data: bytes, segments: Sequence[Segment]) -> tuple[str, int] | str:
+    """(text, BOM length) when decoding ``data`` segment by segment is lossless (strict decode, no
+    U+FFFD outside UTF-8, re-encoding gives back the bytes: :func:`mojifix.convert.codec.reencodes_to`,
+    the round-trip check ``convert`` itself uses), else why not."""
+    bom = _bom_length(data[: segments[0].end], segments[0].encoding)
+    texts: list[str] = []
     start = 0
     for s in segments:
-        chunk = data[start : s.end]
-        mark = _BOMS.get(s.encoding) if start == 0 else None
-        if mark is not None and chunk.startswith(mark):
-            chunk = chunk[len(mark) :]
+        chunk = data[start + bom if start == 0 else start : s.end]
         try:
             text = decode_strict(chunk, s.encoding)
         except UnicodeDecodeError as exc:
@@ -252,14 +259,18 @@ def check_reading(data: bytes, segments: Sequence[Segment]) -> str | None:
             return f"no decoder for {s.encoding}"
         if "\ufffd" in text and s.encoding != "UTF-8":
             return f"decoding bytes {start}-{s.end} as {s.encoding} yields U+FFFD"
-        try:
-            same = encode_strict(text, reencode_name(s.encoding)) == chunk
-        except (UnicodeEncodeError, LookupError):
-            same = False
-        if not same:
+        if not reencodes_to(text, reencode_name(s.encoding), chunk):
             return f"bytes {start}-{s.end} as {s.encoding} are not lossless (re-encoding differs)"
+        texts.append(text)
         start = s.end
-    return None
+    return "".join(texts), bom
+
+
+def check_reading(data: bytes, segments: Sequence[Segment]) -> str | None:
+    """None when decoding ``data`` segment by segment is lossless (strict decode, no U+FFFD outside
+    UTF-8, re-encode == the bytes), else why not. The review page offers only readings this accepts."""
+    read = _read(data, segments)
+    return read if isinstance(read, str) else None
 
 
 def _segments(d: Decision, size: int) -> tuple[Segment, ...]:
@@ -269,8 +280,9 @@ def _segments(d: Decision, size: int) -> tuple[Segment, ...]:
     return (Segment(size, d.encoding),)
 
 
-def check_decision(d: Decision, data: bytes, sha1: str) -> str | None:
-    """None when ``d`` applies to ``data`` (same SHA-1, segments cover it, each decoding lossless)."""
+def check_decision(d: Decision, data: bytes, sha1: str) -> tuple[str, int] | str | None:
+    """Whether ``d`` applies to ``data`` (same SHA-1, segments cover it, each decoding lossless): the
+    proven (text, BOM length), or None for a decision to leave the file out; else why not (a str)."""
     if d.sha1 != sha1:
         return f"the source changed since the review (sha1 {sha1}, the decision was made on {d.sha1})"
     if d.left_out:
@@ -278,28 +290,22 @@ def check_decision(d: Decision, data: bytes, sha1: str) -> str | None:
     segments = _segments(d, len(data))
     if segments[-1].end != len(data):
         return f"the segments end at byte {segments[-1].end}, the file has {len(data)} bytes"
-    return check_reading(data, segments)
+    return _read(data, segments)
 
 
-def _verdict(d: Decision, data: bytes, bom: str, keep_declarations: bool = False) -> Verdict:
-    """The verdict of a decision that :func:`check_decision` accepted."""
+def _verdict(d: Decision, read: tuple[str, int] | None, bom: str, keep_declarations: bool = False) -> Verdict:
+    """The verdict of a decision that :func:`check_decision` accepted, from its proven reading."""
     reason = f"settled by a person: {d.describe()}"
-    if d.left_out:
+    if read is None:
         return Verdict("skipped", None, None, PERSON, "none", reason=reason)
-    segments = _segments(d, len(data))
-    first = segments[0].encoding
-    mark = _BOMS.get(first)
-    had_bom = mark is not None and data.startswith(mark)
-    texts = []
-    start = len(mark) if had_bom and mark else 0
-    for s in segments:
-        texts.append(decode_strict(data[start : s.end], s.encoding))
-        start = s.end
-    text = "".join(texts)
+    text, bom_length = read
+    segments = d.segments or ()
+    first = d.encoding if d.segments is None else segments[0].encoding
+    assert first is not None
     output = text.encode("utf-8")
-    if had_bom and bom == "keep":
-        output = _BOMS["UTF-8"] + output
-    all_utf8 = all(s.encoding == "UTF-8" for s in segments)
+    if bom_length and bom == "keep":
+        output = _UTF8_BOM + output
+    all_utf8 = all(s.encoding == "UTF-8" for s in segments) if d.segments is not None else first == "UTF-8"
     rewrites: tuple[DeclarationRewrite, ...] = ()
     if not keep_declarations:
         # A settled page that still says charset=gb2312 would be mislabeled, as for any other file;
@@ -316,7 +322,7 @@ def _verdict(d: Decision, data: bytes, bom: str, keep_declarations: bool = False
         "lossless",
         output=output,
         reason=reason,
-        bom=first if had_bom else None,
+        bom=first if bom_length else None,
         line_endings=line_endings(text),
         declarations=rewrites,
     )

@@ -15,6 +15,7 @@ decoded text can always be rebuilt from the output and the manifest (:func:`rest
 from __future__ import annotations
 
 import codecs
+from collections.abc import Sequence
 
 from mojifix.convert.codec import same_decoder, try_decode
 from mojifix.convert.records import DeclarationRewrite
@@ -107,14 +108,17 @@ def restore(output: bytes, rewrites: tuple[DeclarationRewrite, ...]) -> bytes | 
     return b"".join(pieces)
 
 
-def conflicting_declaration(data: bytes, encoding: str, text: str) -> tuple[Declaration, str] | None:
-    """A declaration of ``data`` naming another encoding that also decodes every byte, to another text.
+def conflicting_declaration(
+    data: bytes, encoding: str, text: str, decls: Sequence[Declaration]
+) -> tuple[Declaration, str] | None:
+    """A declaration of ``data`` (one of ``decls``, :func:`declarations_of` it) naming another encoding
+    that also decodes every byte, to another text than ``text``.
 
     Both readings are then proven decodings of the bytes and the file says which one it meant while
     the detector says the other: that is not a confident decision, so ``convert`` quarantines it.
     Returns (declaration, its decoding) or ``None``.
     """
-    for decl in declarations_of(data):
+    for decl in decls:
         declared = decl.encoding
         if declared is None or same_decoder(declared, encoding) or names_utf8(decl.label):
             continue
@@ -124,11 +128,12 @@ def conflicting_declaration(data: bytes, encoding: str, text: str) -> tuple[Decl
     return None
 
 
-def stale_declarations(data: bytes, encoding: str) -> tuple[str, ...]:
-    """Warnings for declarations that name an encoding the bytes are not valid in (the source was
-    re-encoded without updating its declaration): a finding to report, not a reason to refuse."""
+def stale_declarations(data: bytes, encoding: str, decls: Sequence[Declaration]) -> tuple[str, ...]:
+    """Warnings for the declarations ``decls`` of ``data`` that name an encoding the bytes are not valid
+    in (the source was re-encoded without updating its declaration): a finding to report, not a reason
+    to refuse."""
     out = []
-    for decl in declarations_of(data):
+    for decl in decls:
         declared = decl.encoding
         if declared is None:
             out.append(f"declares an unknown encoding {decl.label!r} ({decl.kind}) at byte {decl.start}")

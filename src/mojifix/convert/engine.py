@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from importlib import import_module
+from typing import BinaryIO
 
 from mojifix.convert import decisions, fsio
 from mojifix.convert.codec import try_decode
@@ -29,7 +30,7 @@ from mojifix.convert.walk import Entry, display_path, matches, walk
 from mojifix.detect.result import Detection
 from mojifix.errors import ConversionError, UnsafePathError
 
-__all__ = ["FatalIOError", "Job", "run_convert", "run_scan"]
+__all__ = ["FatalIOError", "Job", "ManifestWriteError", "run_convert", "run_scan"]
 
 DetectFn = Callable[..., Detection]
 Progress = Callable[[FileRecord], None]
@@ -46,6 +47,20 @@ _Q = QUARANTINE_DIR.encode()
 
 class FatalIOError(ConversionError):
     """Disk full, read-only destination, I/O error: the run stops (exit code 2)."""
+
+
+class ManifestWriteError(FatalIOError):
+    """The manifest could not be written (disk full...): what the run did is in ``report``, the outputs
+    written so far stay, and the manifest's lines so far stay for ``--resume``. The message is the
+    one the CLI prints for the same error (path, reason, what to do next)."""
+
+    def __init__(self, cause: OSError, path: bytes, report: Report) -> None:
+        from mojifix.cli import os_error_message
+
+        if cause.filename is None:  # a failed flush does not say which file
+            cause = OSError(cause.errno, cause.strerror, os.fsdecode(path))
+        super().__init__(os_error_message(cause))
+        self.report = report
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,8 +407,8 @@ def _process_batch(
     job: Job, batch: list[tuple[int, Entry, FileRecord | None]], detect: DetectFn
 ) -> tuple[list[tuple[int, FileRecord, bool]], str | None, fsio.CommitGroup]:
     """Examine a batch and write its outputs as temporary files; the returned group still has to be
-    committed (made durable and renamed into place) before the records may be reported."""
-    group = fsio.CommitGroup(job.opts.fsync)
+    committed (renamed into place) before the records may be reported."""
+    group = fsio.CommitGroup()
     out: list[tuple[int, FileRecord, bool]] = []
     fatal = None
     try:
@@ -423,19 +438,34 @@ def _commit(group: fsio.CommitGroup) -> str | None:
     return None
 
 
+def _sync(job: Job, directories: set[bytes], fatal: str | None) -> str | None:
+    """At the end of a run, fsync every directory that received an output (renames durable); returns
+    ``fatal``, or the error that stopped the fsync."""
+    if not job.opts.fsync or not directories:
+        return fatal
+    try:
+        fsio.sync_directories(directories)
+    except OSError as exc:
+        if not fsio.is_fatal(exc):
+            raise
+        return fatal or f"making the outputs durable: {exc.strerror or exc}"
+    return fatal
+
+
 def run_batch(
     job: Job, batch: list[tuple[int, Entry, FileRecord | None]], detect: DetectFn
-) -> tuple[list[tuple[int, FileRecord, bool]], str | None]:
-    """Process a batch of entries with one group commit; returns ([(index, record, resumed)], fatal).
+) -> tuple[list[tuple[int, FileRecord, bool]], str | None, set[bytes]]:
+    """Process a batch of entries with one group commit; returns ([(index, record, resumed)], fatal,
+    the directories the outputs were renamed into).
 
     Records are returned only after their outputs are renamed into place, so a manifest line never
-    names an output that a crash could still lose.
+    names an output that is not in place yet.
     """
     out, fatal, group = _process_batch(job, batch, detect)
     commit_fatal = _commit(group)
     if commit_fatal is not None:
-        return [], commit_fatal
-    return out, fatal
+        return [], commit_fatal, group.directories
+    return out, fatal, group.directories
 
 
 def _run_serial(
@@ -445,15 +475,17 @@ def _run_serial(
 ) -> str | None:
     """One worker: batch k+1 is examined while batch k is committed in a background thread.
 
-    The commit is mostly waiting (syncfs, renames; the GIL is released), so with fsync on it costs
-    little wall time. The same thread then reports batch k's records to ``sink`` (only after the
-    commit succeeded, exactly as :func:`run_batch` returns them), so the manifest keeps up with
-    the outputs; ``sink`` is only ever called from that one thread, in batch order.
+    The same thread then reports batch k's records to ``sink`` (only after the commit succeeded,
+    exactly as :func:`run_batch` returns them), so the manifest keeps up with the outputs; ``sink``
+    is only ever called from that one thread, in batch order. At the end every directory that
+    received an output is fsynced once.
     """
     detect = load_detector(job.opts.detector)
+    directories: set[bytes] = set()
 
     def commit_and_report(group: fsio.CommitGroup, done: list[tuple[int, FileRecord, bool]]) -> str | None:
         fatal = _commit(group)
+        directories.update(group.directories)
         if fatal is None:
             for i, rec, resumed in done:
                 sink(i, rec, resumed)
@@ -476,24 +508,23 @@ def _run_serial(
                     raise
                 if commit_fatal is not None:
                     group.abort()
-                    return commit_fatal
+                    return _sync(job, directories, commit_fatal)
             pending = committer.submit(commit_and_report, group, done)
             if fatal is not None:
-                return pending.result() or fatal
-        if pending is not None:
-            return pending.result()
-    return None
+                return _sync(job, directories, pending.result() or fatal)
+        last = pending.result() if pending is not None else None
+    return _sync(job, directories, last)
 
 
 def _worker_batch(
     batch: list[tuple[int, Entry, FileRecord | None]],
-) -> tuple[list[tuple[int, FileRecord | str]], str | None]:
+) -> tuple[list[tuple[int, FileRecord | str]], str | None, set[bytes]]:
     job = _WORKER["job"]
     detect = _WORKER["detect"]
     assert isinstance(job, Job)
-    done, fatal = run_batch(job, batch, detect)  # type: ignore[arg-type]
+    done, fatal, directories = run_batch(job, batch, detect)  # type: ignore[arg-type]
     # a resumed record goes back as a marker: the parent holds the identical object already
-    return [(i, RESUMED if resumed else rec) for i, rec, resumed in done], fatal
+    return [(i, RESUMED if resumed else rec) for i, rec, resumed in done], fatal, directories
 
 
 def _batches(
@@ -524,10 +555,11 @@ def _execute(
         return _run_serial(job, items, sink)
     ctx = multiprocessing.get_context("fork")
     fatal = None
+    directories: set[bytes] = set()
     with cf.ProcessPoolExecutor(
         job.opts.workers, mp_context=ctx, initializer=_worker_init, initargs=(job,)
     ) as pool:
-        pending: set[cf.Future[tuple[list[tuple[int, FileRecord | str]], str | None]]] = set()
+        pending: set[cf.Future[tuple[list[tuple[int, FileRecord | str]], str | None, set[bytes]]]] = set()
         batches = _batches(items)
         limit = job.opts.workers * INFLIGHT_PER_WORKER
         exhausted = False
@@ -542,7 +574,8 @@ def _execute(
                 break
             done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
             for fut in done:
-                results, batch_fatal = fut.result()
+                results, batch_fatal, batch_directories = fut.result()
+                directories.update(batch_directories)
                 for i, rec in results:
                     if isinstance(rec, str):  # RESUMED
                         prev = prev_of[i]
@@ -554,7 +587,7 @@ def _execute(
             if fatal is not None:
                 for fut in pending:
                     fut.cancel()
-    return fatal
+    return _sync(job, directories, fatal)
 
 
 # ---------------------------------------------------------------------------------------------- manifest
@@ -673,6 +706,8 @@ def run_convert(job: Job, progress: Progress | None = None, entries: list[Entry]
     resumed = 0
     _announce(progress, len(entries))
     log = open(manifest, "ab" if opts.resume else "wb") if manifest is not None else None  # noqa: SIM115
+    failed: OSError | None = None  # a full disk (or the like) while writing the manifest
+    fatal = None
     try:
 
         def sink(i: int, rec: FileRecord, was_resumed: bool) -> None:
@@ -691,14 +726,23 @@ def run_convert(job: Job, progress: Progress | None = None, entries: list[Entry]
                 progress(rec)
 
         fatal = _execute(job, entries, previous, sink)
+    except OSError as exc:
+        if not fsio.is_fatal(exc):
+            raise
+        failed = exc
     finally:
         if log is not None:
-            log.close()
+            failed = _close_log(log) or failed
     records = tuple(r for r in results if r is not None)
-    if manifest is not None and fatal is None:
+    if manifest is not None and fatal is None and failed is None:
         # one line per file, in walk order: the append-only log of this run becomes the manifest
-        fsio.atomic_write(manifest, b"".join(lines), None, opts.fsync)
-    return Report(
+        try:
+            fsio.atomic_write(manifest, b"".join(lines), None, opts.fsync)
+        except OSError as exc:  # the log stays as it is: --resume reads it
+            if not fsio.is_fatal(exc):
+                raise
+            failed = exc
+    report = Report(
         records,
         time.perf_counter() - t0,
         os.fsdecode(manifest) if manifest else None,
@@ -706,6 +750,21 @@ def run_convert(job: Job, progress: Progress | None = None, entries: list[Entry]
         resumed=resumed,
         fatal=fatal,
     )
+    if failed is not None:
+        assert manifest is not None
+        raise ManifestWriteError(failed, manifest, report) from failed
+    return report
+
+
+def _close_log(log: BinaryIO) -> OSError | None:
+    """Close the manifest log; returns the fatal error of its last flush (the file is closed anyway)."""
+    try:
+        log.close()
+    except OSError as exc:
+        if not fsio.is_fatal(exc):
+            raise
+        return exc
+    return None
 
 
 def run_scan(src: bytes, opts: Options, progress: Progress | None = None) -> ScanReport:

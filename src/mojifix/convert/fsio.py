@@ -3,21 +3,23 @@
 Reading never changes SRC: files and directories are opened with ``O_NOATIME`` where the kernel
 allows it (so even the access time stays), ``O_NOFOLLOW`` (a symlink swapped in after the walk is
 refused, not followed) and ``O_NONBLOCK`` (a FIFO swapped in after the walk cannot block the open;
-``fstat`` then rejects it). Writes go to a temporary file in the destination directory, are
-fsynced, get the source's permission bits and timestamps, and are renamed into place, so an output
-name only ever holds a complete file.
+``fstat`` then rejects it). Writes go to a temporary file in the destination directory, get the
+source's permission bits and timestamps, are fsynced, and are renamed into place, so an output name
+only ever holds a complete file. Durability costs one ``fsync`` per file and, once at the end of a
+run, one per directory that received a rename (:func:`sync_directories`): the minimum fsync(2) and
+rename(2) allow (a rename is durable only once its directory is).
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Iterable
 
 __all__ = [
+    "FATAL_ERRNOS",
     "TEMP_MARK",
     "NotRegularFile",
     "atomic_write",
@@ -25,6 +27,7 @@ __all__ = [
     "open_dir_noatime",
     "read_source",
     "remove_stale_temps",
+    "sync_directories",
 ]
 
 _NOATIME = getattr(os, "O_NOATIME", 0)
@@ -34,8 +37,9 @@ _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 #: temporary output files are named ``.<name>.mojifix-tmp-<pid>``; a run (or --resume) removes
 #: leftovers of a killed run before writing.
 TEMP_MARK = b".mojifix-tmp-"
-#: errors after which continuing would only fail again: stop the run (exit code 2)
-_FATAL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
+#: errors after which continuing would only fail again: stop the run (exit code 2); the CLI also uses
+#: them to tell a failed standard output from a failed named file
+FATAL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
 
 
 class NotRegularFile(OSError):
@@ -44,7 +48,7 @@ class NotRegularFile(OSError):
 
 def is_fatal(exc: BaseException) -> bool:
     """True for I/O errors that end the whole run (disk full, quota, read-only file system, EIO)."""
-    return isinstance(exc, OSError) and exc.errno in _FATAL_ERRNOS
+    return isinstance(exc, OSError) and exc.errno in FATAL_ERRNOS
 
 
 def _open_noatime(path: bytes, flags: int) -> int:
@@ -98,7 +102,8 @@ def _makedirs(directory: bytes) -> None:
 
 
 class AtomicWriter:
-    """Write chunks to a temporary file next to ``dest``; ``commit()`` fsyncs and renames it into place.
+    """Write chunks to a temporary file next to ``dest``; ``commit()`` fsyncs it and renames it into place
+    (or leaves the rename to a :class:`CommitGroup`).
 
     Used as a context manager: leaving the block without ``commit()`` (an exception, a failed
     verification) removes the temporary file, so no partial output ever remains under any name.
@@ -124,14 +129,15 @@ class AtomicWriter:
             view = view[n:]
 
     def commit(self, group: CommitGroup | None = None) -> None:
-        """fsync and rename now, or (with ``group``) hand the finished temporary file to a group commit."""
+        """fsync the finished temporary file, then rename it now (and fsync its directory), or (with
+        ``group``) hand it to a group commit that renames it later."""
         assert self.fd is not None
         fd, self.fd = self.fd, None
         try:
             if self.st is not None:
                 os.fchmod(fd, stat.S_IMODE(self.st.st_mode))
                 os.utime(fd, ns=(self.st.st_atime_ns, self.st.st_mtime_ns))  # after the last write
-            if self.fsync and group is None:
+            if self.fsync:
                 os.fsync(fd)
         finally:
             os.close(fd)
@@ -140,6 +146,8 @@ class AtomicWriter:
             self.tmp = b""  # the group owns it now
         else:
             os.rename(self.tmp, self.dest)
+            if self.fsync:
+                sync_directories((os.path.dirname(self.dest),))
 
     def abort(self) -> None:
         if self.fd is not None:
@@ -158,30 +166,26 @@ class AtomicWriter:
 
 
 class CommitGroup:
-    """Group commit: many finished temporary files made durable by one ``syncfs`` per file system,
-    then renamed into place in the order they were added.
+    """Finished (already fsynced) temporary files, renamed into place together by ``commit()``.
 
-    fsync per file costs a journal commit each (about 14 ms per file on the benchmark machine, three
-    times the rest of the work); one syncfs per batch of files gives the same guarantee, since every
-    rename happens only after the data of every file of the batch is on disk. Where syncfs is not
-    available, each file is fsynced. ``abort()`` removes the temporary files that were not renamed.
+    The renames wait until a batch's records may be reported (the manifest never names an output
+    before its rename); ``directories`` collects where they went, for the one :func:`sync_directories`
+    at the end of a run that makes the renames durable. ``abort()`` removes the temporary files that
+    were not renamed.
     """
 
-    def __init__(self, fsync: bool = True) -> None:
-        self.fsync = fsync
+    def __init__(self) -> None:
         self.pending: list[tuple[bytes, bytes]] = []
+        self.directories: set[bytes] = set()
 
     def add(self, tmp: bytes, dest: bytes) -> None:
         self.pending.append((tmp, dest))
 
     def commit(self) -> None:
-        if not self.pending:
-            return
-        if self.fsync:
-            _sync_all([tmp for tmp, _ in self.pending])
         while self.pending:
             tmp, dest = self.pending[0]
             os.rename(tmp, dest)
+            self.directories.add(os.path.dirname(dest))
             self.pending.pop(0)
 
     def abort(self) -> None:
@@ -191,35 +195,11 @@ class CommitGroup:
         self.pending.clear()
 
 
-def _syncfs() -> Callable[[int], int] | None:
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.syncfs  # type: ignore[no-any-return]
-    except (OSError, AttributeError):
-        return None
-
-
-_SYNCFS = _syncfs()
-
-
-def _sync_all(paths: list[bytes]) -> None:
-    """Make the data of ``paths`` durable: syncfs once per file system, else fsync each file."""
-    if _SYNCFS is not None:
-        seen: set[int] = set()
-        for path in paths:
-            fd = os.open(path, os.O_RDONLY | _CLOEXEC)
-            try:
-                dev = os.fstat(fd).st_dev
-                if dev not in seen:
-                    seen.add(dev)
-                    if _SYNCFS(fd) != 0:
-                        err = ctypes.get_errno()
-                        raise OSError(err, os.strerror(err))
-            finally:
-                os.close(fd)
-        return
-    for path in paths:
-        fd = os.open(path, os.O_RDONLY | _CLOEXEC)
+def sync_directories(directories: Iterable[bytes]) -> None:
+    """fsync each directory once, so the renames into it survive a crash (rename(2) is durable only
+    once its directory is)."""
+    for directory in sorted(set(directories)):
+        fd = os.open(directory or b".", os.O_RDONLY | _DIRECTORY | _CLOEXEC)
         try:
             os.fsync(fd)
         finally:
@@ -233,8 +213,8 @@ def atomic_write(
     fsync: bool = True,
     group: CommitGroup | None = None,
 ) -> None:
-    """Write ``data`` to ``dest`` atomically (temp file in the same directory, fsync, rename), or
-    leave the finished temporary file to ``group``."""
+    """Write ``data`` to ``dest`` atomically (temp file in the same directory, fsync, rename, fsync of
+    the directory), or leave the finished temporary file to ``group``."""
     with AtomicWriter(dest, st, fsync) as w:
         w.write(data)
         w.commit(group)

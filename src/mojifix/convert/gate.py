@@ -25,7 +25,7 @@ user's and pass the gate.
 
 from __future__ import annotations
 
-from mojifix.convert import declared
+from mojifix.detect.declarations import Declaration
 from mojifix.detect.result import Candidate, Detection, Evidence
 
 __all__ = [
@@ -64,11 +64,15 @@ def _error_evidence(det: Detection, cand: Candidate) -> Evidence | None:
     return None
 
 
-def refusal(det: Detection, encoding: str, data: bytes, text: str | None) -> tuple[str, str] | None:
+def refusal(
+    det: Detection, encoding: str, conflict: tuple[Declaration, str] | None
+) -> tuple[str, str] | None:
     """``(verification, reason)`` when the detector's decision ``encoding`` must not be written, else None.
 
-    ``text`` is the proven decoding of ``data`` in ``encoding`` (compared with a declared reading); the
-    streaming path passes its head sample, or ``None`` when the sample does not decode on its own.
+    ``conflict`` is the caller's :func:`mojifix.convert.declared.conflicting_declaration` for the proven
+    decoding (the caller reads the declarations once and reports the same conflict as a warning when
+    the gate lets it through); ``None`` when there is none or the text is not known (a streamed file's
+    head sample that does not decode on its own).
     """
     cand = next((c for c in det.candidates if c.encoding == encoding), det.best())
     if cand is None:
@@ -83,14 +87,11 @@ def refusal(det: Detection, encoding: str, data: bytes, text: str | None) -> tup
     ev = _error_evidence(det, cand)
     if ev is not None:
         return "decode-error", f"the detector reports invalid bytes for {encoding}: {ev.detail}"
-    if text is None or weighed_declaration(det):
+    if conflict is None or weighed_declaration(det):
         return None
-    conflict = declared.conflicting_declaration(data, encoding, text)
-    if conflict is not None:
-        decl, _ = conflict
-        return "declared-conflict", (
-            f"declares {decl.label!r} ({decl.kind} at byte {decl.start}), which also decodes every byte, "
-            f"but the detector chose {encoding}; settle it with --prefer {decl.encoding} "
-            f"or --prefer {encoding}"
-        )
-    return None
+    decl, _ = conflict
+    return "declared-conflict", (
+        f"declares {decl.label!r} ({decl.kind} at byte {decl.start}), which also decodes every byte, "
+        f"but the detector chose {encoding}; settle it with --prefer {decl.encoding} "
+        f"or --prefer {encoding}"
+    )

@@ -33,9 +33,29 @@ DetectFn = Callable[..., Detection]
 #: bytes of the head and of the tail handed to the detector / mixed probes (1 MiB: far more than the
 #: detector needs to separate encodings, small enough to keep memory bounded)
 SAMPLE_BYTES = 1024 * 1024
+#: bytes per code unit of the encodings whose characters a cut at a line feed could split
+_CODE_UNIT = {"UTF-16LE": 2, "UTF-16BE": 2, "utf-32-le": 4, "utf-32-be": 4}
 #: bytes of one chunk kept for the next one's plain-text test: the longest sequence it looks for
 #: ("~{" + a GB pair) is 4 bytes, so 3 from before complete any that straddle the chunk boundary
 PLAIN_CARRY = 3
+
+
+def head_sample(head: bytes, whole: bool, encoding: str, start: int) -> bytes:
+    """The part of the head sample that holds only whole characters: all of it when it is the whole
+    file; UTF-16 and UTF-32 up to a code-unit boundary (UTF-16 not after a high surrogate, whose pair
+    was cut); other encodings up to the last line feed (in every byte-oriented encoding here byte 0A is
+    a line feed, never part of a multi-byte character)."""
+    if whole:
+        return head
+    unit = _CODE_UNIT.get(encoding)
+    if unit is None:
+        return head[: head.rfind(b"\n") + 1]
+    end = start + (len(head) - start) // unit * unit
+    if unit == 2 and end - 2 >= start:
+        last = int.from_bytes(head[end - 2 : end], "little" if encoding == "UTF-16LE" else "big")
+        if 0xD800 <= last < 0xDC00:
+            end -= 2
+    return head[:end]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +144,8 @@ def examine_stream(
                 None,
                 False,
             )
-        chosen, decision, confidence = _choose(det, opts, head)
+        decls = declared.declarations_of(head)  # the 1 KB window: the same in the head and its sample
+        chosen, decision, confidence = _choose(det, opts, decls)
         if chosen is None:
             cands = tuple((c.encoding, c.confidence) for c in det.candidates)
             return StreamResult(
@@ -144,8 +165,10 @@ def examine_stream(
             )
         encoding = chosen
         if decision == "detector":
-            sample = head[: head.rfind(b"\n") + 1] if size > len(head) else head
-            refused = gate.refusal(det, encoding, sample, try_decode(sample, encoding))
+            sample = head_sample(head, size == len(head), encoding, 0)
+            text = try_decode(sample, encoding)
+            conflict = declared.conflicting_declaration(sample, encoding, text, decls) if text else None
+            refused = gate.refusal(det, encoding, conflict)
         decision += " (head sample)"
     cands = tuple((c.encoding, round(c.confidence, 4)) for c in det.candidates) if det else ()
     bom_name = encoding if bom is not None else None
@@ -169,15 +192,11 @@ def examine_stream(
     if refused is not None:  # the write gate (convert/gate.py), on the head sample
         return quarantined(*refused)
 
-    # Mixed-file probes on the head sample (cut at its last line end, so no character is split)
+    # Mixed-file probes on the head sample (cut so that no character is split, as for the gate)
     # and on the tail sample (from its first line start; offsets made absolute).
     if encoding != "UTF-8":
         utf16 = encoding in ("UTF-16LE", "UTF-16BE")
-        samples = []
-        head_end = (
-            len(head) if size == len(head) else (head.rfind(b"\n") + 1 if not utf16 else len(head) & ~1)
-        )
-        samples.append((0, head[:head_end], start))
+        samples = [(0, head_sample(head, size == len(head), encoding, start), start)]
         if size > len(head):
             base = size - len(tail)
             cut = tail.find(b"\n") + 1 if not utf16 else (base - start) % 2
@@ -213,6 +232,7 @@ def examine_stream(
             out_sha.update(prefix)
         consumed = 0
         first = True
+        held = b""  # output held back until it covers the window declarations are looked for in
         rewrites: tuple[declared.DeclarationRewrite, ...] = ()
         relabel = encoding != "UTF-8" and not opts.keep_declarations
         fail_reason = None
@@ -236,11 +256,15 @@ def examine_stream(
                 break
             if writer is not None:
                 out = text.encode("utf-8")
-                if relabel and out:
-                    # the first decoded chunk holds the declarations (it covers the output window)
-                    out, rewrites = declared.rewrite_declarations(out)
+                if relabel:
+                    # declarations are looked for in the output's first OUTPUT_WINDOW bytes, as for a
+                    # file held in memory: hold chunks back until they cover it (or the file ends)
+                    held += out
+                    if len(held) < declared.OUTPUT_WINDOW and not final:
+                        continue
+                    out, rewrites = declared.rewrite_declarations(held)
                     rewrites = tuple(replace(r, offset=r.offset + len(prefix)) for r in rewrites)
-                    relabel = False
+                    relabel, held = False, b""
                 writer.write(out)
                 out_sha.update(out)
         if fail_reason is None and re_sha.hexdigest() != digest:

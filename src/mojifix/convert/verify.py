@@ -28,17 +28,17 @@ from mojifix.convert import declared, gate, mixed
 from mojifix.convert.codec import canonical_name, decode_strict, reencode_name, reencodes_to, same_decoder
 from mojifix.convert.options import Options
 from mojifix.convert.records import DeclarationRewrite, Split
+from mojifix.detect.bom import sniff_bom
+from mojifix.detect.declarations import Declaration
 from mojifix.detect.result import Detection
 
 __all__ = ["Verdict", "examine", "line_endings"]
 
 DetectFn = Callable[..., Detection]
 
-_BOMS: tuple[tuple[bytes, str], ...] = (
-    (b"\xef\xbb\xbf", "UTF-8"),
-    (b"\xfe\xff", "UTF-16BE"),
-    (b"\xff\xfe", "UTF-16LE"),
-)
+#: encodings whose BOM decides a file here (the Encoding Standard's BOM sniff); a UTF-32 BOM is left
+#: to the detector, which knows UTF-32 for files
+BOM_ENCODINGS = frozenset({"UTF-8", "UTF-16LE", "UTF-16BE"})
 _UTF8_BOM = b"\xef\xbb\xbf"
 #: C0 controls that do not occur in ordinary text (TAB, LF, VT, FF, CR and ESC excluded; ESC is
 #: checked separately because it marks ISO-2022 text, not binary)
@@ -87,12 +87,9 @@ def line_endings(text: str) -> str:
 
 
 def _bom(data: bytes) -> tuple[str, int] | None:
-    if data[:4] == b"\xff\xfe\x00\x00":
-        return None  # UTF-32LE BOM: not a WHATWG BOM; the detector decides (file domain)
-    for mark, name in _BOMS:
-        if data.startswith(mark):
-            return name, len(mark)
-    return None
+    """(encoding, BOM length) when ``data`` starts with a BOM of :data:`BOM_ENCODINGS`, else None."""
+    found = sniff_bom(data, "file")  # file domain: FF FE 00 00 is UTF-32LE's BOM, not UTF-16LE's
+    return found if found is not None and found[0] in BOM_ENCODINGS else None
 
 
 def _plain_utf8(data: bytes, decode: bool = True) -> str | None:
@@ -149,17 +146,17 @@ def _utf8_output(text: str, opts: Options, had_bom: bool) -> bytes:
     return _UTF8_BOM + out if had_bom and opts.bom == "keep" else out
 
 
-def _choose(det: Detection, opts: Options, data: bytes = b"") -> tuple[str | None, str, float | None]:
+def _choose(det: Detection, opts: Options, decls: list[Declaration]) -> tuple[str | None, str, float | None]:
     """(encoding, decision, confidence) from a detection; encoding None means ambiguous, unsettled.
 
     ``--prefer`` settles what the write gate would refuse: an ambiguous verdict, a confidence below
-    the gate's, or a declaration in ``data`` naming another encoding. The preferred encoding may be a
-    candidate or the declared one; it is verified like any other.
+    the gate's, or a declaration (``decls``, the file's own) naming another encoding. The preferred
+    encoding may be a candidate or the declared one; it is verified like any other.
     """
     best = det.best()
     assert best is not None
     if opts.prefer:
-        others = [d.encoding for d in declared.declarations_of(data) if d.encoding is not None]
+        others = [d.encoding for d in decls if d.encoding is not None]
         contested = (
             det.ambiguous
             or best.confidence < gate.MIN_WRITE_CONFIDENCE
@@ -207,6 +204,7 @@ def examine(data: bytes, opts: Options, detect: DetectFn) -> Verdict:
     # Step 2: BOM sniff.
     start = 0
     bom = _bom(data)
+    decls: list[Declaration] = []  # the file's declarations: read once, only for the detector's decision
     if bom is not None:
         encoding, start = bom
         decision, confidence, det = "bom", 1.0, None
@@ -248,7 +246,8 @@ def examine(data: bytes, opts: Options, detect: DetectFn) -> Verdict:
             reason = "the detector found no candidate encoding"
             return Verdict("quarantined", None, None, "detector", "undecided", reason=reason)
         cands = tuple((c.encoding, round(c.confidence, 4)) for c in det.candidates)
-        chosen, decision, confidence = _choose(det, opts, data)
+        decls = declared.declarations_of(data)
+        chosen, decision, confidence = _choose(det, opts, decls)
         if chosen is None:
             # An ambiguous verdict can be a mixed file (e.g. Big5 head, GBK tail): look for a split
             # under each leading candidate before calling it ambiguous.
@@ -351,8 +350,10 @@ def examine(data: bytes, opts: Options, detect: DetectFn) -> Verdict:
     if "\ufffd" in text:
         warnings = ("contains U+FFFD (damage from an earlier conversion?)",)
     # The write gate: the detector's decision must be confident, not only decodable (convert/gate.py).
+    conflict = None
     if det is not None and decision == "detector":
-        refused = gate.refusal(det, encoding, data, text)
+        conflict = declared.conflicting_declaration(data, encoding, text, decls)
+        refused = gate.refusal(det, encoding, conflict)
         if refused is not None:
             return quarantine(*refused)
     if not canonical:
@@ -389,8 +390,7 @@ def examine(data: bytes, opts: Options, detect: DetectFn) -> Verdict:
     output = _utf8_output(text, opts, bom is not None)
     rewrites: tuple[DeclarationRewrite, ...] = ()
     if det is not None:
-        warnings += declared.stale_declarations(data, encoding)
-        conflict = declared.conflicting_declaration(data, encoding, text) if decision == "detector" else None
+        warnings += declared.stale_declarations(data, encoding, decls)
         if conflict is not None:  # the gate let it through: the detector weighed the declaration
             warnings += (
                 f"declares {conflict[0].label!r} ({conflict[0].kind} at byte {conflict[0].start}), "
