@@ -33,6 +33,7 @@ import argparse
 import cProfile
 import os
 import pstats
+import resource
 import shutil
 import statistics
 import subprocess
@@ -121,41 +122,47 @@ def io_floor_command(src: Path, dst: Path) -> int:
 # ---------------------------------------------------------------------------------------------- timing
 
 
-def _timed(cmd: list[str], dst: Path) -> tuple[float, int]:
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _timed(cmd: list[str], dst: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the process and its children) of one whole command."""
     shutil.rmtree(dst, ignore_errors=True)
+    cpu0 = _cpu()
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
     wall = time.perf_counter() - t0
     if proc.returncode not in (0, 1):  # 1: mojifix quarantined the tree's 40 x copies corrupted files
         raise SystemExit(f"{cmd[:4]} failed with exit code {proc.returncode}: {proc.stderr.decode()[-400:]}")
-    return wall, proc.returncode
+    return wall, _cpu() - cpu0
 
 
-def measure(src: Path, root: Path, rounds: int, workers: tuple[int, ...]) -> dict[str, list[float]]:
-    """Wall times of every command, in turn, ``rounds`` times (plus one untimed warm-up round)."""
+def measure(
+    src: Path, root: Path, rounds: int, workers: tuple[int, ...], against: str | None = None
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Wall and CPU times of every command, in turn, ``rounds`` times (after one untimed warm-up round)."""
     me = [sys.executable, str(Path(__file__).resolve())]
     commands: dict[str, list[str]] = {}
     for w in workers:
         extra = [] if w == 1 else ["--workers", str(w)]
-        commands[f"mojifix convert{' --workers ' + str(w) if w != 1 else ''}"] = [
-            sys.executable,
-            "-m",
-            "mojifix",
-            "convert",
-            str(src),
-            str(root / "out"),
-            *extra,
-        ]
+        mojifix = ["-m", "mojifix", "convert", str(src), str(root / "out"), *extra]
+        commands[f"mojifix convert{' --workers ' + str(w) if w != 1 else ''}"] = [sys.executable, *mojifix]
+        if against:
+            commands[f"  the same, {against}"] = [against, *mojifix]
     commands["five-level pipeline"] = [*me, "--five-level", str(src), str(root / "out")]
     commands["I/O floor"] = [*me, "--io-floor", str(src), str(root / "out")]
     walls: dict[str, list[float]] = {name: [] for name in commands}
+    cpus: dict[str, list[float]] = {name: [] for name in commands}
     for r in range(rounds + 1):
         for name, cmd in commands.items():
-            wall, _ = _timed(cmd, root / "out")
+            wall, cpu = _timed(cmd, root / "out")
             if r:  # round 0 warms the page cache and the byte-compiled modules
                 walls[name].append(wall)
+                cpus[name].append(cpu)
     shutil.rmtree(root / "out", ignore_errors=True)
-    return walls
+    return walls, cpus
 
 
 # ---------------------------------------------------------------------------------------------- profile
@@ -258,6 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, action="append", default=[], help="also time --workers N")
     ap.add_argument("--profile", action="store_true", help="profile one in-process convert instead")
     ap.add_argument("--keep", type=Path, help="write one more mojifix convert output here and keep it")
+    ap.add_argument(
+        "--against", metavar="PYTHON", help="also time mojifix convert run by this Python (another checkout)"
+    )
     args = ap.parse_args(argv)
     if args.five_level:
         return five_level_command(*map(Path, args.five_level))
@@ -276,20 +286,24 @@ def main(argv: list[str] | None = None) -> int:
         profile(src, args.root)
         return 0
     load = os.getloadavg()[0]
-    walls = measure(src, args.root, args.rounds, (1, *args.workers))
+    walls, cpus = measure(src, args.root, args.rounds, (1, *args.workers), args.against)
     print(
         f"whole commands, {args.rounds} rounds in turn "
-        f"(load average before: {load:.2f}; {os.cpu_count()} cores)"
+        f"(load average before: {load:.2f}, after: {os.getloadavg()[0]:.2f}; {os.cpu_count()} cores)"
     )
-    print(f"{'command':28}{'best s':>9}{'median s':>10}{'files/s':>9}")
+    print(f"{'command':28}{'best s':>9}{'median s':>10}{'files/s':>9}{'CPU s':>8}")
     for name, w in walls.items():
-        print(f"{name:28}{min(w):9.3f}{statistics.median(w):10.3f}{files / min(w):9.0f}")
-    five, floor = min(walls["five-level pipeline"]), min(walls["I/O floor"])
+        cpu = statistics.median(cpus[name])
+        print(f"{name:28}{min(w):9.3f}{statistics.median(w):10.3f}{files / min(w):9.0f}{cpu:8.2f}")
+    five, floor = walls["five-level pipeline"], walls["I/O floor"]
     for name, w in walls.items():
-        if name.startswith("mojifix"):
+        if name.startswith(("mojifix", "  the same")):
+            # ratio of each round's pair (the machine's load drifts between rounds), median over rounds
+            speed = statistics.median(f / m for f, m in zip(five, w, strict=True))
+            to_floor = statistics.median(f / m for f, m in zip(floor, w, strict=True))
             print(
-                f"{name}: {five / min(w):.2f}x the five-level pipeline's speed (target 3x), "
-                f"{floor / min(w):.2f}x the I/O floor's (best of {args.rounds} each)"
+                f"{name}: {speed:.2f}x the five-level pipeline's speed (target 3x), {to_floor:.3f}x the "
+                f"I/O floor's (median of the {args.rounds} rounds' ratios)"
             )
     return 0
 

@@ -716,8 +716,11 @@ def _probe_endianness(data: bytes, start: int, head: str) -> Split | None:
         line_ends.append(pos + 2)
     # the two kinds in turn, so that neither crowds the other out of the ENDIAN_CANDIDATES tried
     ends = [b for pair in zip_longest(by_balance, line_ends) for b in pair if b is not None]
-    for b in dict.fromkeys(ends[:ENDIAN_CANDIDATES]):
-        if len(data) - b >= MIN_NUL_FREE_BYTES and _byte_order_flips(data[start:b], data[b:], head, other):
+    tried = [b for b in dict.fromkeys(ends[:ENDIAN_CANDIDATES]) if len(data) - b >= MIN_NUL_FREE_BYTES]
+    # a clean file tries every candidate: score all their tails in one call (the loop reads the memo)
+    _scores(*(t[:ENDIAN_SCORE_CHARS] for b in tried for t in _readings(data[b:], head, other) if t))
+    for b in tried:
+        if _byte_order_flips(data[start:b], data[b:], head, other):
             return Split(
                 b,
                 head,
@@ -727,9 +730,16 @@ def _probe_endianness(data: bytes, start: int, head: str) -> Split | None:
     return None
 
 
+def _readings(after: bytes, head: str, other: str) -> tuple[str | None, str | None]:
+    """``after`` decoded in the other byte order and in the head's (None where it does not decode);
+    when it does not decode in the other order, the head's reading is not needed (None)."""
+    after_other = try_decode(after, other)
+    return after_other, (None if after_other is None else try_decode(after, head))
+
+
 def _byte_order_flips(before: bytes, after: bytes, head: str, other: str) -> bool:
     """``before`` is ``head`` text and ``after`` is ``other`` text, each read by its byte order."""
-    after_other, after_head = try_decode(after, other), try_decode(after, head)
+    after_other, after_head = _readings(after, head, other)
     if after_other is None:
         return False
     # NUL parity proves little in Chinese UTF-16 (few NULs, some of the wrong parity): the tail must
@@ -769,14 +779,18 @@ def _probe_utf8_bom(data: bytes, start: int, head: str, detect: DetectFn) -> Spl
 def split_binary(data: bytes, detect: DetectFn) -> Split | None:
     """A file the detector calls binary that is two texts: UTF-16 next to 8-bit text (probe F), or
     UTF-16 of one byte order followed by the other (probe G: a parity flip looks like binary data)."""
-    split = _probe_nul(data, 0, detect)
-    if split is not None:
-        return split
-    for head in _UTF16:
-        split = _probe_endianness(data, 0, head)
-        if split is not None and 0 < split.boundary < len(data):
+    token = _MEMO.set({})
+    try:
+        split = _probe_nul(data, 0, detect)
+        if split is not None:
             return split
-    return None
+        for head in _UTF16:
+            split = _probe_endianness(data, 0, head)
+            if split is not None and 0 < split.boundary < len(data):
+                return split
+        return None
+    finally:
+        _MEMO.reset(token)
 
 
 def find_split(data: bytes, start: int, head: str, fail: int | None, detect: DetectFn) -> Split | None:
