@@ -281,3 +281,28 @@ def test_no_fsync_means_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(os, "fsync", lambda fd: calls.append(fd))
     assert convert(src, tmp_path / "dst", detector=FAKE, fsync=False).exit_code == 0
     assert calls == []
+
+
+def test_a_commit_group_keeps_few_files_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past GROUP_OPEN_FILES the oldest temporary files are fsynced and closed at once; the outputs
+    and the fsync count stay the same."""
+    src = _bulk(tmp_path / "src", 30)
+    monkeypatch.setattr(fsio, "GROUP_OPEN_FILES", 2)
+    most = []
+    real_add = fsio.CommitGroup.add
+
+    def add(self: fsio.CommitGroup, *args: object) -> None:
+        real_add(self, *args)  # type: ignore[arg-type]
+        most.append(self.open_files)
+
+    monkeypatch.setattr(fsio.CommitGroup, "add", add)
+    synced = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd)))
+    report = convert(src, tmp_path / "dst", detector=FAKE)
+    assert report.exit_code == 0 and max(most) == 2
+    assert len(synced) == 30 + 1 + 4  # the outputs, the manifest, its 4 directories (dst, d0, d1, d2)
+    for rec in report.records:
+        assert (tmp_path / "dst" / rec.path).read_bytes() == (src / rec.path).read_bytes().decode(
+            "cp1252"
+        ).encode()

@@ -37,6 +37,9 @@ _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 #: temporary output files are named ``.<name>.mojifix-tmp-<pid>``; a run (or --resume) removes
 #: leftovers of a killed run before writing.
 TEMP_MARK = b".mojifix-tmp-"
+#: temporary files a :class:`CommitGroup` keeps open for its commit to fsync (a batch is at most 64
+#: files, each with up to two quarantine side files): far below the usual 1024-descriptor limit
+GROUP_OPEN_FILES = 256
 #: errors after which continuing would only fail again: stop the run (exit code 2); the CLI also uses
 #: them to tell a failed standard output from a failed named file
 FATAL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
@@ -129,25 +132,29 @@ class AtomicWriter:
             view = view[n:]
 
     def commit(self, group: CommitGroup | None = None) -> None:
-        """fsync the finished temporary file, then rename it now (and fsync its directory), or (with
-        ``group``) hand it to a group commit that renames it later."""
+        """Finish the temporary file: fsync and rename it now (and fsync its directory), or (with
+        ``group``) hand it, still open, to a group commit that fsyncs and renames it later."""
         assert self.fd is not None
         fd, self.fd = self.fd, None
         try:
             if self.st is not None:
                 os.fchmod(fd, stat.S_IMODE(self.st.st_mode))
                 os.utime(fd, ns=(self.st.st_atime_ns, self.st.st_mtime_ns))  # after the last write
+        except BaseException:
+            os.close(fd)
+            raise
+        if group is not None:
+            group.add(fd, self.tmp, self.dest, self.fsync)
+            self.tmp = b""  # the group owns it now
+            return
+        try:
             if self.fsync:
                 os.fsync(fd)
         finally:
             os.close(fd)
-        if group is not None:
-            group.add(self.tmp, self.dest)
-            self.tmp = b""  # the group owns it now
-        else:
-            os.rename(self.tmp, self.dest)
-            if self.fsync:
-                sync_directories((os.path.dirname(self.dest),))
+        os.rename(self.tmp, self.dest)
+        if self.fsync:
+            sync_directories((os.path.dirname(self.dest),))
 
     def abort(self) -> None:
         if self.fd is not None:
@@ -166,33 +173,63 @@ class AtomicWriter:
 
 
 class CommitGroup:
-    """Finished (already fsynced) temporary files, renamed into place together by ``commit()``.
+    """Finished temporary files, fsynced and renamed into place together by ``commit()``.
 
-    The renames wait until a batch's records may be reported (the manifest never names an output
-    before its rename); ``directories`` collects where they went, for the one :func:`sync_directories`
-    at the end of a run that makes the renames durable. ``abort()`` removes the temporary files that
-    were not renamed.
+    The files stay open until then, so that the commit (a background thread with one worker) does
+    the fsyncs while the next batch is examined (fsync releases the GIL): one fsync per file, which
+    on the benchmark machine's ext4 took 0.4 ms each, off the examining thread. At most
+    :data:`GROUP_OPEN_FILES` stay open; older ones are fsynced and closed at once. The renames wait
+    until a batch's records may be reported (the manifest never names an output before its
+    rename); ``directories`` collects where they went, for the one :func:`sync_directories` at the
+    end of a run that makes the renames durable. ``abort()`` removes the temporary files that were
+    not renamed.
     """
 
     def __init__(self) -> None:
-        self.pending: list[tuple[bytes, bytes]] = []
+        self.pending: list[tuple[int | None, bytes, bytes, bool]] = []  # (open fd, tmp, dest, fsync)
+        self.open_files = 0
         self.directories: set[bytes] = set()
 
-    def add(self, tmp: bytes, dest: bytes) -> None:
-        self.pending.append((tmp, dest))
+    def add(self, fd: int, tmp: bytes, dest: bytes, fsync: bool = True) -> None:
+        """Take over the open temporary file ``fd`` at ``tmp``, to be renamed to ``dest``."""
+        self.pending.append((fd, tmp, dest, fsync))
+        self.open_files += 1
+        if self.open_files > GROUP_OPEN_FILES:
+            for i, (old, old_tmp, old_dest, old_fsync) in enumerate(self.pending):
+                if old is not None:
+                    self.pending[i] = (None, old_tmp, old_dest, old_fsync)
+                    self.open_files -= 1
+                    _finish(old, old_fsync)
+                    break
 
     def commit(self) -> None:
         while self.pending:
-            tmp, dest = self.pending[0]
+            fd, tmp, dest, fsync = self.pending[0]
+            if fd is not None:
+                self.pending[0] = (None, tmp, dest, fsync)
+                self.open_files -= 1
+                _finish(fd, fsync)
             os.rename(tmp, dest)
             self.directories.add(os.path.dirname(dest))
             self.pending.pop(0)
 
     def abort(self) -> None:
-        for tmp, _ in self.pending:
+        for fd, tmp, _, _ in self.pending:
+            if fd is not None:
+                os.close(fd)
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
         self.pending.clear()
+        self.open_files = 0
+
+
+def _finish(fd: int, fsync: bool) -> None:
+    """fsync (when asked) and close a finished temporary file."""
+    try:
+        if fsync:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def sync_directories(directories: Iterable[bytes]) -> None:
