@@ -39,6 +39,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 DEFAULT_ROOT = Path("/dev/shm/mojifix-convert-speed") if os.path.isdir("/dev/shm") else None
@@ -167,63 +168,111 @@ def measure(
 
 # ---------------------------------------------------------------------------------------------- profile
 
-#: functions whose cumulative time makes up each part of the profile split (module path suffix, name);
-#: a part's time is the sum over its functions, which never call one another across parts
+#: the parts of the profile split: (module, attribute) of the functions whose time makes up each part,
+#: patched where their callers look them up (module attributes at call time)
 PARTS: dict[str, tuple[tuple[str, str], ...]] = {
-    "detect": (("mojifix/detect/pipeline.py", "detect"),),
-    "verify (decode, re-encode, mixed probes)": (
-        ("convert/codec.py", "decode_strict"),
-        ("convert/codec.py", "reencodes_to"),
-        ("convert/mixed.py", "find_split"),
-        ("convert/mixed.py", "split_binary"),
+    "detect (whole files and the probes' parts)": (("mojifix.detect", "detect"),),
+    "mixed-file probes (without detect and scoring)": (
+        ("mojifix.convert.mixed", "find_split"),
+        ("mojifix.convert.mixed", "split_binary"),
     ),
-    "declarations (gate, relabel, warnings)": (
-        ("convert/gate.py", "refusal"),
-        ("convert/verify.py", "relabel"),
-        ("convert/verify.py", "_relabel_utf8"),
-        ("convert/declared.py", "stale_declarations"),
-        ("convert/declared.py", "conflicting_declaration"),
-        ("convert/declared.py", "declarations_of"),
+    "text scoring in the probes (the detector's scorer)": (("mojifix.convert.mixed", "_scores"),),
+    "lossless proof (strict decode, re-encode)": (
+        ("mojifix.convert.verify", "decode_strict"),
+        ("mojifix.convert.verify", "reencodes_to"),
     ),
-    "I/O: read": (("convert/fsio.py", "read_source"),),
-    "I/O: write, rename": (("convert/fsio.py", "atomic_write"), ("convert/fsio.py", "commit")),
-    "fsync": (("convert/fsio.py", "_sync_all"), ("convert/fsio.py", "sync_directories"), ("", "fsync")),
-    "manifest": (("convert/records.py", "to_json"), ("convert/engine.py", "sink")),
+    "declarations (read, gate, relabel, warnings)": (
+        ("mojifix.convert.declared", "declarations_of"),
+        ("mojifix.convert.declared", "conflicting_declaration"),
+        ("mojifix.convert.declared", "stale_declarations"),
+        ("mojifix.convert.gate", "refusal"),
+        ("mojifix.convert.verify", "relabel"),
+        ("mojifix.convert.verify", "_relabel_utf8"),
+    ),
+    "I/O: read": (("mojifix.convert.fsio", "read_source"),),
+    "I/O: write (temporary files)": (("mojifix.convert.fsio", "atomic_write"),),
+    "fsync": (("os", "fsync"),),
+    "I/O: rename": (("os", "rename"),),
+    "manifest lines (JSON)": (("mojifix.convert.records", "FileRecord.to_json"),),
 }
 
 
+def _patch_parts(totals: dict[tuple[str, str], float]) -> list[tuple[object, str, object]]:
+    """Wrap every function of :data:`PARTS` to add its *exclusive* time (minus the parts it calls) to
+    ``totals[(thread name, part)]``; returns what to restore."""
+    import importlib
+    import threading
+
+    local = threading.local()
+    restore: list[tuple[object, str, object]] = []
+
+    def wrapped(part: str, fn: Callable[..., object]) -> Callable[..., object]:
+        def timed(*args: object, **kwargs: object) -> object:
+            stack = getattr(local, "stack", None)
+            if stack is None:
+                stack = local.stack = []
+            stack.append(0.0)  # time spent in nested parts
+            t0 = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                elapsed = time.perf_counter() - t0
+                nested = stack.pop()
+                key = (threading.current_thread().name, part)
+                totals[key] = totals.get(key, 0.0) + elapsed - nested
+                if stack:
+                    stack[-1] += elapsed
+
+        return timed
+
+    for part, funcs in PARTS.items():
+        for module, name in funcs:
+            owner: object = importlib.import_module(module)
+            attr = name
+            if "." in name:
+                cls, attr = name.split(".")
+                owner = getattr(owner, cls)
+            original = getattr(owner, attr)
+            restore.append((owner, attr, original))
+            setattr(owner, attr, wrapped(part, original))
+    return restore
+
+
 def profile(src: Path, root: Path) -> None:
-    """One in-process ``convert`` under cProfile; prints the split by part."""
+    """One in-process ``convert`` timed by part (exclusive wall time per thread), then one under
+    cProfile (functions by own time)."""
     from mojifix.convert import convert
 
     dst = root / "out-profile"
     shutil.rmtree(dst, ignore_errors=True)
-    prof = cProfile.Profile()
+    convert(src, dst)  # first-use costs (model, decoder tables) outside both measurements
+    shutil.rmtree(dst, ignore_errors=True)
+    totals: dict[tuple[str, str], float] = {}
+    restore = _patch_parts(totals)
     t0 = time.perf_counter()
-    prof.enable()
-    report = convert(src, dst)
-    prof.disable()
+    try:
+        report = convert(src, dst)
+    finally:
+        for owner, attr, original in restore:
+            setattr(owner, attr, original)
     wall = time.perf_counter() - t0
     shutil.rmtree(dst, ignore_errors=True)
-    stats = pstats.Stats(prof)
-    cum: dict[tuple[str, str], float] = {}
-    for (filename, _line, name), (_cc, _nc, _tt, ct, _callers) in stats.stats.items():  # type: ignore[attr-defined]
-        cum[(filename, name)] = cum.get((filename, name), 0.0) + ct
-    total = sum(tt for (_cc, _nc, tt, _ct, _callers) in stats.stats.values())  # type: ignore[attr-defined]
-    print(f"profile of one in-process convert ({len(report.records)} files; {wall:.2f}s under cProfile):")
-    accounted = 0.0
-    for part, funcs in PARTS.items():
-        t = sum(
-            ct
-            for (filename, name), ct in cum.items()
-            for suffix, fname in funcs
-            if name == fname and (filename.endswith(suffix) if suffix else filename == "~")
-        )
-        accounted += t
-        print(f"  {part:42} {t:7.2f}s {100 * t / total:5.1f}%")
-    rest = total - accounted
-    print(f"  {'the rest (per-file Python: engine, records)':42} {rest:7.2f}s {100 * rest / total:5.1f}%")
-    stats.sort_stats("tottime").print_stats(15)
+    print(f"split of one in-process convert ({len(report.records)} files, {wall:.2f}s wall, warm):")
+    for thread in sorted({t for t, _ in totals}, key=lambda t: t != "MainThread"):
+        mine = {part: v for (t, part), v in totals.items() if t == thread}
+        print(f"  thread {thread}:")
+        for part, v in sorted(mine.items(), key=lambda kv: -kv[1]):
+            print(f"    {part:50} {v:6.2f}s {100 * v / wall:5.1f}%")
+        if thread == "MainThread":
+            rest = wall - sum(mine.values())
+            label = "the rest (per-file Python: engine, records, walk)"
+            print(f"    {label:50} {rest:6.2f}s {100 * rest / wall:5.1f}%")
+    prof = cProfile.Profile()
+    prof.enable()
+    convert(src, dst)
+    prof.disable()
+    shutil.rmtree(dst, ignore_errors=True)
+    pstats.Stats(prof).sort_stats("tottime").print_stats(12)
 
 
 # ---------------------------------------------------------------------------------------------- compare
