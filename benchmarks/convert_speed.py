@@ -350,9 +350,11 @@ def main(argv: list[str] | None = None) -> int:
             # ratio of each round's pair (the machine's load drifts between rounds), median over rounds
             speed = statistics.median(f / m for f, m in zip(five, w, strict=True))
             to_floor = statistics.median(f / m for f, m in zip(floor, w, strict=True))
+            five_cpu = cpus["five-level pipeline"]
+            cpu = statistics.median(f / m for f, m in zip(five_cpu, cpus[name], strict=True))
             print(
                 f"{name}: {speed:.2f}x the five-level pipeline's speed (target 3x), {to_floor:.3f}x the "
-                f"I/O floor's (median of the {args.rounds} rounds' ratios)"
+                f"I/O floor's (median of the {args.rounds} rounds' ratios); CPU seconds: {cpu:.2f}x"
             )
     return 0
 
