@@ -29,10 +29,10 @@ from mojifix.errors import ConversionError
 PAGE = '<html><head><meta charset="iso-8859-1"><title>t</title></head><body>\n'
 
 
-def _page(body_lines: int = 40, before: int = 0) -> bytes:
-    """A windows-1252 page whose <meta> declaration names iso-8859-1, ``before`` bytes of markup in."""
+def _page(body_lines: int = 40, before: int = 0, codec: str = "cp1252") -> bytes:
+    """A page (windows-1252 unless ``codec``) whose <meta> names iso-8859-1, ``before`` bytes of markup in."""
     pad = "<!-- " + "x" * max(before - 10, 0) + " -->\n" if before else ""
-    return ("<html>" + pad + PAGE[6:] + FR * body_lines + "</body></html>\n").encode("cp1252")
+    return ("<html>" + pad + PAGE[6:] + FR * body_lines + "</body></html>\n").encode(codec)
 
 
 def test_declarations_are_read_once_per_file(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -115,12 +115,13 @@ def test_the_cli_and_convert_stop_on_the_same_errnos(monkeypatch: pytest.MonkeyP
 
 @pytest.mark.parametrize("chunk_size", [1, 3, 7, 64, 333])
 @pytest.mark.parametrize("before", [0, 100, 700])
+@pytest.mark.parametrize("codec", ["cp1252", "utf-8"])
 def test_streamed_files_relabel_declarations_at_any_chunk_size(
-    tmp_path: Path, chunk_size: int, before: int
+    tmp_path: Path, chunk_size: int, before: int, codec: str
 ) -> None:
-    """The declaration straddles chunks, or lies beyond the first one: the streamed output and its
-    record are the in-memory path's."""
-    data = _page(30, before)
+    """The declaration straddles chunks, or lies beyond the first one (or the file is UTF-8, whose
+    wrong label goes as in memory): the streamed output and its record are the in-memory path's."""
+    data = _page(30, before, codec)
     src = write_tree(tmp_path / "src", {"p.html": data})
     (whole,) = convert(src, tmp_path / "whole", detector=FAKE).records
     opts = {"stream_threshold": 256, "chunk_size": chunk_size}
@@ -128,6 +129,7 @@ def test_streamed_files_relabel_declarations_at_any_chunk_size(
     assert any("streamed" in w for w in streamed.warnings)
     assert [r.old_label for r in whole.declarations] == ["iso-8859-1"]
     assert streamed.declarations == whole.declarations
+    assert [w for w in streamed.warnings if "streamed" not in w] == list(whole.warnings)
     assert (tmp_path / "streamed/p.html").read_bytes() == (tmp_path / "whole/p.html").read_bytes()
     assert b'charset="utf-8"' in (tmp_path / "whole/p.html").read_bytes()
 

@@ -23,7 +23,7 @@ from mojifix.convert import declared, gate, mixed
 from mojifix.convert.codec import encode_strict, incremental_decoder, reencode_name, try_decode
 from mojifix.convert.fsio import AtomicWriter
 from mojifix.convert.options import Options
-from mojifix.convert.verify import Verdict, _bom, _choose, _plain_utf8
+from mojifix.convert.verify import Verdict, _bom, _choose, _plain_utf8, utf8_relabel_warnings
 from mojifix.detect.result import Detection
 
 __all__ = ["StreamResult", "examine_stream"]
@@ -86,6 +86,7 @@ def examine_stream(
     sha = hashlib.sha1()
     utf8 = codecs.getincrementaldecoder("utf-8")("strict")
     is_utf8 = True
+    ascii_only = True  # an ASCII UTF-8 file reads the same under any declared label: left as it is
     plain = True  # nothing that sends a file to the detector (verify._plain_utf8's tests)
     carry = b""  # the previous chunk's last bytes: an escape sequence may straddle two chunks
     head = b""
@@ -97,6 +98,7 @@ def examine_stream(
         if len(head) < SAMPLE_BYTES:
             head += chunk[: SAMPLE_BYTES - len(head)]
         tail = (tail + chunk)[-SAMPLE_BYTES:]
+        ascii_only = ascii_only and chunk.isascii()
         if plain and _plain_utf8(carry + chunk, decode=False) is None:
             plain = False
         carry = chunk[-PLAIN_CARRY:]
@@ -234,7 +236,9 @@ def examine_stream(
         first = True
         held = b""  # output held back until it covers the window declarations are looked for in
         rewrites: tuple[declared.DeclarationRewrite, ...] = ()
-        relabel = encoding != "UTF-8" and not opts.keep_declarations
+        # as in memory (verify.examine): every non-UTF-8 label is relabelled, in UTF-8 sources too
+        # unless they are ASCII
+        relabel = not opts.keep_declarations and (encoding != "UTF-8" or not ascii_only)
         fail_reason = None
         for chunk in itertools.chain(_chunks(fd, opts.chunk_size), (b"",)):
             final = chunk == b""
@@ -285,9 +289,11 @@ def examine_stream(
         if writer is not None:
             writer.abort()
         raise
+    warnings: tuple[str, ...] = ()
     if encoding == "UTF-8":
         verification = "bom-stripped" if bom is not None and opts.bom == "strip" else "lossless"
         outcome = "utf8"
+        warnings = utf8_relabel_warnings(rewrites)
     else:
         verification, outcome = "lossless", "converted"
     v = Verdict(
@@ -296,6 +302,7 @@ def examine_stream(
         confidence,
         decision,
         verification,
+        warnings=warnings,
         candidates=cands,
         bom=bom_name,
         declarations=rewrites,

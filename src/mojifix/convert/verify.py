@@ -124,10 +124,14 @@ def _relabel_utf8(
     if body.isascii() or opts.keep_declarations:
         return output, (), ()
     output, rewrites = declared.rewrite_declarations(output)
-    warnings = tuple(
+    return output, rewrites, utf8_relabel_warnings(rewrites)
+
+
+def utf8_relabel_warnings(rewrites: tuple[DeclarationRewrite, ...]) -> tuple[str, ...]:
+    """The warnings for declarations of another encoding relabelled in a UTF-8 source."""
+    return tuple(
         f"declared {r.old_label!r} ({r.kind}), but every byte is UTF-8: label rewritten" for r in rewrites
     )
-    return output, rewrites, warnings
 
 
 def relabel(output: bytes) -> tuple[bytes, tuple[DeclarationRewrite, ...]] | None:
