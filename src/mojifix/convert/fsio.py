@@ -77,9 +77,12 @@ def read_source(path: bytes, max_size: int | None = None) -> tuple[bytes | None,
             raise NotRegularFile(errno.EINVAL, "not a regular file", os.fsdecode(path))
         if max_size is not None and st.st_size > max_size:
             return None, st
-        with open(fd, "rb", closefd=False) as f:
-            data = f.read()
-        return data, st
+        # os.read to the end of the file (its size from fstat, +1 to see that it ends there; a file
+        # that grew since is read on), without a buffered file object per file
+        parts = [os.read(fd, st.st_size + 1)]
+        while parts[-1]:
+            parts.append(os.read(fd, 1 << 20))
+        return b"".join(parts), st
     finally:
         os.close(fd)
 
