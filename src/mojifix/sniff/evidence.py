@@ -38,8 +38,10 @@ from importlib import import_module
 from typing import Any
 
 from mojifix.errors import MojifixError
+from mojifix.sniff.tld_defaults import tld_of
 from mojifix.textcodec import is_whatwg
 from mojifix.whatwg import Encoding, lookup
+from mojifix.whatwg._tables import ENCODINGS
 
 __all__ = ["MIN_ERROR_SHARE", "MIN_PROOF_CONFIDENCE", "MIN_UTF8_SEQUENCES", "Proof", "prove_mislabel"]
 
@@ -83,6 +85,14 @@ MIN_TEXT_GAIN = 0.5
 #: Rule 3 needs this many non-ASCII bytes: on fewer, no reading can be told from another for sure.
 MIN_NON_ASCII_BYTES = 8
 
+#: Rules 2 and 3, single-byte readings: the chosen reading must beat every other clean single-byte
+#: reading that gives a different text by this many nats (total log-likelihood over the words where the
+#: two differ). PLACEHOLDER: set below on the development sets.
+MIN_RIVAL_NATS = 10.0
+#: Rule 3, a single-byte label and a single-byte reading: the declared reading must lose to the chosen
+#: one by this many nats over the words where the two differ. PLACEHOLDER.
+MIN_DECLARED_LOSS = 10.0
+
 #: Declared encodings that are never overridden: deliberate choices (a security measure, a byte
 #: mapping) or Unicode encodings the body cannot be read without.
 _NEVER_OVERRIDDEN = frozenset({"replacement", "x-user-defined", "UTF-16LE", "UTF-16BE"})
@@ -100,6 +110,11 @@ _UTF8_MULTI = re.compile(
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
 _ASCII_BYTES = bytes(range(0x80))
 _NON_ASCII_WORD = re.compile(r"\S*[^\x00-\x7f]\S*")
+#: A word holding a byte >= 0x80, cut at ASCII spaces and controls and at the brackets of markup.
+_WORD_BYTES = re.compile(rb"[^\x00-\x20<>]*[\x80-\xff][^\x00-\x20<>]*")
+#: The standard's single-byte encodings, in its order (one character per byte).
+_SINGLE_BYTE = tuple(name for name, group in ENCODINGS if group == "Legacy single-byte encodings")
+_SINGLE_BYTE_SET = frozenset(_SINGLE_BYTE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,17 +136,25 @@ class Proof:
                 f"the body is valid UTF-8 with {self.details['sequences']} multi-byte sequences, "
                 f"which {declared} text does not produce"
             )
+        d = self.details
+        why = []
+        if "confidence" in d:
+            why.append(f"detector confidence {d['confidence']:.4f}")
+        if "rival" in d:
+            why.append(f"{d['rival_margin']:.1f} nats better than the closest other reading, {d['rival']}")
+        evidence = f" ({'; '.join(why)})" if why else ""
         if self.rule == "decoder-errors":
             return (
-                f"decoding as {declared} fails on {self.details['errors']} of "
-                f"{self.details['non_ascii_chars']} non-ASCII characters, while {self.encoding.name} "
-                f"decodes every byte and reads as text (detector confidence {self.details['confidence']:.4f})"
+                f"decoding as {declared} fails on {d['errors']} of {d['non_ascii_chars']} non-ASCII "
+                f"characters, while {self.encoding.name} decodes every byte and reads as text{evidence}"
             )
+        if "declared_loss" in d:
+            loss = f"{declared} reads the words where the two differ {d['declared_loss']:.1f} nats worse"
+        else:
+            loss = f"{declared} reads {d['text_gain']:.2f} nats per character worse"
         return (
-            f"{declared} does not read as text ({self.details['errors']} decoder errors); "
-            f"{self.encoding.name} decodes every byte and reads as text, better by "
-            f"{self.details['text_gain']:.2f} nats per character (detector confidence "
-            f"{self.details['confidence']:.4f})"
+            f"{declared} does not read as text ({d['errors']} decoder errors): {self.encoding.name} "
+            f"decodes every byte and reads as text, and {loss}{evidence}"
         )
 
 
@@ -167,16 +190,48 @@ def web_detection(body: bytes, tld: str | None, candidates: list[str] | None = N
         return None
 
 
-def _confident_other(body: bytes, declared: Encoding, tld: str | None) -> tuple[Encoding, float, str] | None:
-    """The detector's answer when it is another web encoding, confident, unambiguous and clean.
+class LazyDetection:
+    """The detector's web-domain answer for one page, run at most once and only when asked.
 
-    Returns (encoding, confidence, its reading of ``body``): the reading is decoded once, here.
+    ``decode_html`` hands one to ``_suspect`` and to :func:`prove_mislabel`, so a page whose checks
+    both need the detector pays for one detection, and a page none of them needs pays for none.
     """
-    detection = web_detection(body, tld)
-    if detection is None or detection.verdict != "text" or detection.ambiguous:
+
+    __slots__ = ("_body", "_done", "_result", "_url")
+
+    def __init__(self, body: bytes, url: str | None) -> None:
+        self._body, self._url = body, url
+        self._done = False
+        self._result: Any = None
+
+    def get(self) -> Any:
+        """The detection (``mojifix.detect``'s :class:`Detection`), or None when it is unavailable."""
+        if not self._done:
+            self._result = web_detection(self._body, tld_of(self._url))
+            self._done = True
+        return self._result
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """One candidate decoding of the body: the encoding, its text, and how it was chosen."""
+
+    encoding: Encoding
+    text: str
+    confidence: float | None = None  # the detector's, when the detector chose it
+    rival_margin: float | None = None  # nats over the closest other reading, when it was compared
+    rival: str | None = None
+
+
+def _detector_reading(detection: Any, declared: Encoding, body: bytes) -> _Reading | None:
+    """The detector's first answer when it is another web encoding that decodes every byte.
+
+    The reading is decoded once, here; its confidence is the detector's.
+    """
+    if detection is None or detection.verdict != "text":
         return None
     best = detection.best()
-    if best is None or best.confidence < MIN_PROOF_CONFIDENCE or not is_whatwg(best.encoding):
+    if best is None or not is_whatwg(best.encoding):
         return None
     other = lookup(best.encoding)
     if other is None or other.name == declared.name or other.name in _NEVER_OVERRIDDEN:
@@ -184,18 +239,112 @@ def _confident_other(body: bytes, declared: Encoding, tld: str | None) -> tuple[
     text = other.decode(body, errors="replace", bom="ignore")
     if "\ufffd" in text:
         return None  # the standard's decoder does not take every byte
-    return other, best.confidence, text
+    return _Reading(other, text, best.confidence)
+
+
+def _word_spans(body: bytes) -> list[tuple[int, int]]:
+    """Byte spans of the words that hold a non-ASCII byte (runs between spaces, controls and ``<>``).
+
+    In a single-byte encoding byte i is character i, so the same spans cut every single-byte reading
+    into the same words, and two readings can be compared word by word.
+    """
+    return [m.span() for m in _WORD_BYTES.finditer(body)]
+
+
+def _nats(text: str, spans: list[tuple[int, int]]) -> float:
+    """Total log-likelihood (nats) of the non-ASCII words of a single-byte reading, in its best language.
+
+    Readings of the same bytes have the same words at the same places, so their totals compare
+    directly: the words they share score alike in one language, and the difference is what the words
+    they read apart are worth, each reading scored in the language it reads as as a whole (a word is not
+    rescored alone, where ``tamaņo`` would pass as Latvian).
+    """
+    if not spans:
+        return 0.0
+    joined = " ".join(text[s:e] for s, e in spans)
+    return _score(joined)[1] * len(joined)
+
+
+def _single_byte_readings(body: bytes, declared: Encoding, declared_text: str) -> list[_Reading]:
+    """Every distinct clean reading of ``body`` in a single-byte web encoding, other than the declared one.
+
+    Encodings that give the same text for these bytes (windows-1250 and ISO-8859-2 over text that uses
+    none of the bytes where they differ) are one reading: the text is what matters, not the label; one
+    that gives the declared text is the declared reading.
+    """
+    seen = {declared_text}
+    out = []
+    for name in _SINGLE_BYTE:
+        if name == declared.name:
+            continue
+        enc = lookup(name)
+        assert enc is not None
+        text = enc.decode(body, errors="replace", bom="ignore")
+        if "\ufffd" in text or text in seen:
+            continue
+        seen.add(text)
+        out.append(_Reading(enc, text))
+    return out
+
+
+def _best_single_byte(
+    body: bytes, declared: Encoding, declared_text: str, spans: list[tuple[int, int]]
+) -> _Reading | None:
+    """The single-byte reading whose non-ASCII words read best, if it beats every other by a margin.
+
+    Every other clean single-byte reading gives a different text (equal ones were merged) and is a
+    rival; the best must beat the closest by :data:`MIN_RIVAL_NATS`. When it cannot (ISO-8859-3 Maltese,
+    a language the model lacks, reads no better as windows-1252 than as ISO-8859-15 or windows-1258),
+    the text is not proven and there is no override.
+    """
+    readings = _single_byte_readings(body, declared, declared_text)
+    if not readings:
+        return None
+    totals = sorted(((_nats(r.text, spans), i) for i, r in enumerate(readings)), reverse=True)
+    best = readings[totals[0][1]]
+    if len(totals) == 1:
+        return best
+    margin = totals[0][0] - totals[1][0]
+    if margin < MIN_RIVAL_NATS:
+        return None
+    return _Reading(best.encoding, best.text, None, margin, readings[totals[1][1]].encoding.name)
+
+
+def _choose(
+    body: bytes, declared: Encoding, declared_text: str, detection: Any, spans: list[tuple[int, int]]
+) -> _Reading | None:
+    """The reading the bytes prove, or None.
+
+    Two judges must agree: the detector (the whole page, with its priors) names the reading first, and
+    for a single-byte reading the words must also prefer it over every other single-byte reading by a
+    clear margin (:func:`_best_single_byte`). A multi-byte (CJK) reading cannot be compared word by word
+    (its characters are two bytes), so there the detector must be near-certain and unambiguous.
+    """
+    top = _detector_reading(detection, declared, body)
+    if top is None:
+        return None
+    if top.encoding.name not in _SINGLE_BYTE_SET:
+        confident = (top.confidence or 0.0) >= MIN_PROOF_CONFIDENCE and not detection.ambiguous
+        return top if confident else None
+    best = _best_single_byte(body, declared, declared_text, spans)
+    if best is None or best.text != top.text:
+        return None
+    return _Reading(best.encoding, best.text, top.confidence, best.rival_margin, best.rival)
+
+
+def _score(text: str) -> tuple[str | None, float]:
+    """``mojifix.detect.score_text``: (best language, mean log-likelihood per character)."""
+    language, score = import_module("mojifix.detect").score_text(text)
+    return language, float(score)
 
 
 def _words_score(text: str) -> tuple[str | None, float]:
-    """``mojifix.detect.score_text`` over the words of ``text`` that hold a non-ASCII character.
+    """:func:`_score` over the words of ``text`` that hold a non-ASCII character.
 
     Markup and ASCII words read alike in every ASCII-compatible encoding and would dilute the
     difference; the words with non-ASCII characters are where two readings differ.
     """
-    score_text = import_module("mojifix.detect").score_text
-    language, score = score_text(" ".join(_NON_ASCII_WORD.findall(text)))
-    return language, float(score)
+    return _score(" ".join(_NON_ASCII_WORD.findall(text)))
 
 
 def _reads_as_text(language: str | None, score: float) -> bool:
@@ -206,13 +355,19 @@ def _reads_as_text(language: str | None, score: float) -> bool:
 
 
 def prove_mislabel(
-    body: bytes, declared: Encoding, errors: int, tld: str | None, text: str | None = None
+    body: bytes,
+    declared: Encoding,
+    errors: int,
+    tld: str | None,
+    text: str | None = None,
+    detection: LazyDetection | None = None,
 ) -> Proof | None:
     """The proof that ``declared`` is wrong for ``body``, or ``None`` (then the declaration stands).
 
     ``errors``: decoder errors of the declared decoding (U+FFFD it produced for invalid bytes).
     ``tld``: the page's top-level domain, a hint for the detector. ``text``: the declared decoding
     when the caller has it (the standard's decoder, errors -> U+FFFD, no BOM); else decoded here.
+    ``detection``: the page's detection when the caller made one (it is run here otherwise).
     """
     if declared.name in _NEVER_OVERRIDDEN:
         return None
@@ -224,49 +379,51 @@ def prove_mislabel(
     non_ascii_bytes = len(body.translate(None, _ASCII_BYTES))
     if errors < MIN_ERRORS and non_ascii_bytes < MIN_NON_ASCII_BYTES:
         return None  # neither rule 2 nor rule 3 can hold: spare the detector (most declared pages)
-    found = _confident_other(body, declared, tld)
-    if found is None:
-        return None
-    other, confidence, other_text = found
-    language, other_score = _words_score(other_text)
-    if not _reads_as_text(language, other_score):
-        return None
+    found = web_detection(body, tld) if detection is None else detection.get()
     if text is None:
         text = declared.decode(body, errors="replace", bom="ignore")
+    spans = _word_spans(body)
+    chosen = _choose(body, declared, text, found, spans)
+    if chosen is None:
+        return None
+    language, other_score = _words_score(chosen.text)
+    if not _reads_as_text(language, other_score):
+        return None
+    details: dict[str, Any] = {"errors": errors, "language": language}
+    if chosen.confidence is not None:
+        details["confidence"] = chosen.confidence
+    if chosen.rival is not None:
+        details["rival"] = chosen.rival
+        details["rival_margin"] = round(chosen.rival_margin or 0.0, 1)
     if errors >= MIN_ERRORS:
         non_ascii_chars = len(text) - len(text.encode("ascii", "ignore"))  # C speed, not a per-char loop
         if errors >= MIN_ERROR_SHARE * non_ascii_chars:
-            return Proof(
-                "decoder-errors",
-                other,
-                {
-                    "errors": errors,
-                    "non_ascii_chars": non_ascii_chars,
-                    "confidence": confidence,
-                    "language": language,
-                },
-                other_text,
-            )
+            details["non_ascii_chars"] = non_ascii_chars
+            return Proof("decoder-errors", chosen.encoding, details, chosen.text)
     # Rule 3: few or no decoder errors; the declared reading must lose as text, clearly.
     if non_ascii_bytes < MIN_NON_ASCII_BYTES:
+        return None
+    if declared.name in _SINGLE_BYTE_SET and chosen.encoding.name in _SINGLE_BYTE_SET:
+        # Word by word: what the declaration gets wrong, in nats over the words the two read apart.
+        loss = _nats(chosen.text, spans) - _nats(text, spans)
+        if loss < MIN_DECLARED_LOSS:
+            return None
+        details["declared_loss"] = round(loss, 1)
+        return Proof("reads-as-other-text", chosen.encoding, details, chosen.text)
+    if chosen.confidence is None:
         return None
     gain = other_score - _words_score(text)[1]
     if gain < MIN_TEXT_GAIN:
         return None
-    details: dict[str, Any] = {
-        "confidence": confidence,
-        "text_gain": round(gain, 3),
-        "errors": errors,
-        "language": language,
-    }
+    details["text_gain"] = round(gain, 3)
     if not errors:
         # Between the two readings alone (the detector drops a reading with decoder errors, so this
         # comparison means something only when the declared one has none).
-        pair = web_detection(body, tld, [declared.name, other.name])
+        pair = web_detection(body, tld, [declared.name, chosen.encoding.name])
         best = pair.best() if pair is not None else None
         if pair is None or pair.ambiguous or best is None:
             return None
-        if best.encoding != other.name or best.confidence < MIN_PROOF_CONFIDENCE:
+        if best.encoding != chosen.encoding.name or best.confidence < MIN_PROOF_CONFIDENCE:
             return None
         details["pair_confidence"] = best.confidence
-    return Proof("reads-as-other-text", other, details, other_text)
+    return Proof("reads-as-other-text", chosen.encoding, details, chosen.text)
