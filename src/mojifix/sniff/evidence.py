@@ -101,6 +101,12 @@ MIN_RIVAL_NATS = 10.0
 #: thousands, below 5 on two pages of 1,233. 5 nats = 150:1.
 MIN_DECLARED_LOSS = 5.0
 
+#: Rule 4: the fewest ISO-2022-JP switches into JIS X 0208 (``ESC $ @``, ``ESC $ B``) that prove
+#: ISO-2022-JP under another label. An escape byte has no place in HTML text, and these three-byte
+#: sequences occur in no other web encoding, so one is already proof of intent; the reading must still
+#: decode every byte and read as Japanese.
+MIN_ISO_2022_JP_SWITCHES = 1
+
 #: Declared encodings that are never overridden: deliberate choices (a security measure, a byte
 #: mapping) or Unicode encodings the body cannot be read without.
 _NEVER_OVERRIDDEN = frozenset({"replacement", "x-user-defined", "UTF-16LE", "UTF-16BE"})
@@ -123,6 +129,8 @@ _WORD_BYTES = re.compile(rb"[^\x00-\x20<>]*[\x80-\xff][^\x00-\x20<>]*")
 #: The standard's single-byte encodings, in its order (one character per byte).
 _SINGLE_BYTE = tuple(name for name, group in ENCODINGS if group == "Legacy single-byte encodings")
 _SINGLE_BYTE_SET = frozenset(_SINGLE_BYTE)
+#: ISO-2022-JP's switch into JIS X 0208 (its two double-byte sets), ``ESC $ @`` or ``ESC $ B``.
+_ISO_2022_JP_SWITCH = re.compile(rb"\x1b\$[@B]")
 #: A C1 control character (U+0080-U+009F).
 _C1_CONTROL = re.compile("[\x80-\x9f]")
 
@@ -147,6 +155,11 @@ class Proof:
                 f"which {declared} text does not produce"
             )
         d = self.details
+        if self.rule == "iso-2022-jp-escapes":
+            return (
+                f"the body switches into JIS X 0208 {d['switches']} times with ISO-2022-JP escape "
+                f"sequences, which {declared} text does not hold, and ISO-2022-JP reads it as Japanese"
+            )
         why = []
         if "confidence" in d:
             why.append(f"detector confidence {d['confidence']:.4f}")
@@ -186,6 +199,24 @@ def _utf8_proof(body: bytes, declared: Encoding) -> Proof | None:
     utf8 = lookup("utf-8")
     assert utf8 is not None
     return Proof("valid-utf-8", utf8, {"sequences": sequences}, text)
+
+
+def _iso_2022_jp_proof(body: bytes, declared: Encoding) -> Proof | None:
+    """Rule 4: a 7-bit body that switches into JIS X 0208 with ISO-2022-JP's escapes, under another label."""
+    if declared.name == "ISO-2022-JP" or not body.isascii():
+        return None
+    switches = len(_ISO_2022_JP_SWITCH.findall(body))
+    if switches < MIN_ISO_2022_JP_SWITCHES:
+        return None
+    iso_2022_jp = lookup("iso-2022-jp")
+    assert iso_2022_jp is not None
+    text = iso_2022_jp.decode(body, errors="replace", bom="ignore")
+    if "\ufffd" in text:
+        return None
+    language, score = _words_score(text)
+    if language != "ja" or not _reads_as_text(language, score):
+        return None
+    return Proof("iso-2022-jp-escapes", iso_2022_jp, {"switches": switches, "language": language}, text)
 
 
 def web_detection(body: bytes, tld: str | None, candidates: list[str] | None = None) -> Any:
@@ -385,6 +416,10 @@ def prove_mislabel(
         return None
     if declared.name not in _UNICODE:
         proof = _utf8_proof(body, declared)
+        if proof is not None:
+            return proof
+    if b"\x1b" in body:
+        proof = _iso_2022_jp_proof(body, declared)
         if proof is not None:
             return proof
     # Bytes >= 0x80 (what is left once the ASCII bytes are deleted).
