@@ -377,7 +377,8 @@ def _choose(
         return None
     if (best.rival_margin or 0.0) < MIN_RIVAL_NATS:
         return None  # not even when the detector is near-certain: it reads with the same model
-    return _Reading(best.encoding, best.text, top.confidence, best.rival_margin, best.rival)
+    # The same text: name it as the detector does (its priors prefer windows-1250 to ISO-8859-2).
+    return _Reading(top.encoding, top.text, top.confidence, best.rival_margin, best.rival)
 
 
 def _score(text: str) -> tuple[str | None, float]:
