@@ -5,7 +5,16 @@ is wrong, and ``decode_html`` reproduces that by default. A data pipeline wants 
 instead. This module holds the proof rules; each returns a :class:`Proof` or ``None``, and a page is
 overridden only when one of them holds. A correct declaration must never be overridden, so every rule
 asks for evidence that a correctly declared page cannot plausibly produce; docs/sniffing.md gives the
-false-override risk of each rule and how it was measured (benchmarks/mislabeled.py).
+false-override risk of each rule and how it was measured (benchmarks/mislabeled.py and
+benchmarks/mislabeled_real.py).
+
+What is proven is a text, not a label: single-byte encodings that decode the body to the same text are
+one reading, and a reading that differs from another close reading in text is not proven. For rules 3
+and 4 the reading needs two judges: the detector names it first (the whole page, with its priors);
+for a single-byte reading its non-ASCII words must also beat those of every other clean single-byte
+reading by :data:`MIN_RIVAL_NATS` (byte i is character i there, so the readings compare word for
+word); a CJK reading, whose characters are two bytes, needs the detector near-certain
+(:data:`MIN_PROOF_CONFIDENCE`) and unambiguous instead.
 
 Rules, tried in order:
 
@@ -15,15 +24,17 @@ Rules, tried in order:
    accented letter followed by a symbol, each time; for CJK double-byte text a run of lead/trail
    values that happen to fit. A few sequences suffice for single-byte labels; multi-byte labels need
    more (:data:`MIN_UTF8_SEQUENCES`).
-2. ``decoder-errors``: the declared decoder reports errors on a large share of the non-ASCII text
-   (:data:`MIN_ERROR_SHARE`), while the detector's confident answer decodes every byte. A correctly
-   declared page with a few broken bytes (a truncated upload) does not reach the share.
-3. ``reads-as-other-text``: the declared decoder takes (nearly) every byte, but what it gives does not
-   read as text: the detector prefers another encoding that decodes every byte, with near-certainty
-   (:data:`MIN_PROOF_CONFIDENCE`) and without ambiguity, and that reading scores clearly better as
-   text (:data:`MIN_TEXT_GAIN`); with no decoder error at all, the detector must also prefer it
-   between the two readings alone. This catches windows-1252 over windows-1250/1253, GBK over Big5,
-   Shift_JIS over EUC-JP and the like.
+2. ``iso-2022-jp-escapes``: a 7-bit body switches into JIS X 0208 with ISO-2022-JP's escape
+   sequences under another label, and ISO-2022-JP reads it as Japanese. Escape bytes have no place in
+   HTML text, and these sequences belong to no other web encoding.
+3. ``decoder-errors``: the declared decoder reports errors on a large share of the non-ASCII text
+   (:data:`MIN_ERROR_SHARE`), while the proven reading decodes every byte. A correctly declared page
+   with a few broken bytes (a truncated upload) does not reach the share.
+4. ``reads-as-other-text``: the declared decoder takes (nearly) every byte, but what it gives does not
+   read as text: for a single-byte label its non-ASCII words lose to the proven reading's by
+   :data:`MIN_DECLARED_LOSS` nats; for a CJK label or reading the detector's near-certain reading scores
+   better by :data:`MIN_TEXT_GAIN` per character and wins between the two readings alone. This
+   catches windows-1252 over windows-1250/1253, GBK over Big5, Shift_JIS over EUC-JP and the like.
 
 Never overridden: a BOM, an explicit ``override=``, the ``replacement`` and ``x-user-defined``
 encodings (deliberate choices), UTF-16 declarations (the body would be unreadable either way), and
@@ -43,36 +54,45 @@ from mojifix.textcodec import is_whatwg
 from mojifix.whatwg import Encoding, lookup
 from mojifix.whatwg._tables import ENCODINGS
 
-__all__ = ["MIN_ERROR_SHARE", "MIN_PROOF_CONFIDENCE", "MIN_UTF8_SEQUENCES", "Proof", "prove_mislabel"]
+__all__ = [
+    "MIN_DECLARED_LOSS",
+    "MIN_ERROR_SHARE",
+    "MIN_PROOF_CONFIDENCE",
+    "MIN_RIVAL_NATS",
+    "MIN_UTF8_SEQUENCES",
+    "LazyDetection",
+    "Proof",
+    "prove_mislabel",
+]
 
-#: Rule 1: the fewest multi-byte UTF-8 sequences that prove UTF-8 under a label of this kind.
+#: ``valid-utf-8``: the fewest multi-byte UTF-8 sequences that prove UTF-8 under a label of this kind.
 #: Chosen from the measured false-override risk (benchmarks/mislabeled.py, its correctly-declared
 #: pages, a development set written for it): legacy single-byte prose almost never forms even one
 #: well-formed sequence together with the rest of the page being valid; double-byte CJK text forms a
 #: valid 2-byte sequence for about one character in seven, so six sequences (about 10^-5 by chance)
 #: are asked for there.
 MIN_UTF8_SEQUENCES = {"single": 1, "multi": 6}
-#: Rule 2: decoder errors as a share of the declared reading's non-ASCII characters. A mislabel
+#: ``decoder-errors``: decoder errors as a share of the declared reading's non-ASCII characters. A mislabel
 #: errs on most characters (UTF-8 over windows-1251: every letter; Shift_JIS over EUC-JP: about half);
 #: a correct declaration over a damaged page errs on a handful. One in ten sits far from both
 #: (benchmarks/mislabeled.py's development pages).
 MIN_ERROR_SHARE = 0.10
-#: Rule 2 needs at least this many errors at all (as the declared-encoding-suspect warning does).
+#: ``decoder-errors`` needs at least this many errors at all (as the declared-encoding-suspect warning does).
 MIN_ERRORS = 3
-#: Rules 2 and 3: the detector's confidence in the alternative, over all web encodings and between
-#: the two readings alone. Near-certainty, because a false override is worse than the browser's
-#: answer; set on benchmarks/mislabeled.py's development pages, where true mislabels score >= 0.999
-#: and correct declarations never reach it.
+#: ``decoder-errors`` and ``reads-as-other-text``, CJK readings: the detector's confidence in the alternative,
+#: over all web encodings and between the two readings alone. Near-certainty, because a false override is
+#: worse than the browser's answer; set on benchmarks/mislabeled.py's development pages, where true mislabels
+#: score >= 0.999 and correct declarations never reach it.
 MIN_PROOF_CONFIDENCE = 0.999
-#: Rules 2 and 3: the other reading's non-ASCII words must score like real text (mean log-probability
-#: per character under their best language, mojifix.detect's score_text). Real prose scores -2.3 to
-#: -2.9 in alphabetic scripts, about -4 (Thai, Korean), -6 (Japanese) and -7.5 to -8 (Chinese); byte
-#: soup read in a legacy code page scores -3.8 to -7 in an alphabetic language. Set on the
-#: development pages of benchmarks/mislabeled.py and the bytes-* pages of the Chromium suite; the
-#: alphabetic floor was then lowered from -3.4 to -3.6 on the two development sets of
-#: benchmarks/mislabeled_real.py, where true readings of diacritic-dense text score down to -3.5
-#: (Welsh ISO-8859-14, Czech and Polish pangrams) and no reading that was not the true text passed
-#: the rival margin and the detector's agreement at any floor down to -4.0.
+#: ``decoder-errors`` and ``reads-as-other-text``: the proven reading's non-ASCII words must score like real
+#: text (mean log-probability per character under their best language, mojifix.detect's score_text). Real
+#: prose scores -2.3 to -2.9 in alphabetic scripts, about -4 (Thai, Korean), -6 (Japanese) and -7.5 to -8
+#: (Chinese); byte soup read in a legacy code page scores -3.8 to -7 in an alphabetic language. Set on the
+#: development pages of benchmarks/mislabeled.py and the bytes-* pages of the Chromium suite; the alphabetic
+#: floor was then lowered from -3.4 to -3.6 on the two development sets of benchmarks/mislabeled_real.py,
+#: where true readings of diacritic-dense text score down to -3.5 (Welsh ISO-8859-14, Czech and Polish
+#: pangrams) and no reading that was not the true text passed the rival margin and the detector's agreement at
+#: any floor down to -4.0.
 MIN_WORDS_SCORE: dict[str | None, float] = {
     None: -3.6,
     "th": -5.0,
@@ -81,34 +101,34 @@ MIN_WORDS_SCORE: dict[str | None, float] = {
     "zh": -9.0,
     "zh_Hant": -9.0,
 }
-#: Rule 3: the other reading's non-ASCII words must score this much better than the declared ones
-#: (nats per character). On benchmarks/mislabeled.py's development pages true mislabels gain 0.6
-#: (windows-1252 over Czech windows-1250) to 9 (UTF-8 over Greek); a correct declaration never
-#: yields a confident clean alternative that gains at all.
+#: ``reads-as-other-text``, CJK: the other reading's non-ASCII words must score this much better than the
+#: declared ones (nats per character). On benchmarks/mislabeled.py's development pages true mislabels gain 0.6
+#: (windows-1252 over Czech windows-1250) to 9 (UTF-8 over Greek); a correct declaration never yields a
+#: confident clean alternative that gains at all.
 MIN_TEXT_GAIN = 0.5
-#: Rule 3 needs this many non-ASCII bytes. One: since the single-byte readings are compared by what
-#: their words are worth (the margins below), a page with few non-ASCII letters simply has small
+#: ``reads-as-other-text`` needs this many non-ASCII bytes. One: since the single-byte readings are compared
+#: by what their words are worth (the margins below), a page with few non-ASCII letters simply has small
 #: margins; a count floor (8, before the margins) only lost short Croatian and Lithuanian pages.
 MIN_NON_ASCII_BYTES = 1
-#: Rules 2 and 3, single-byte readings: the chosen reading's non-ASCII words must beat those of every
-#: other clean single-byte reading that gives a different text by this many nats (total
-#: log-likelihood, each reading in its own best language; e^10 = 22,000:1). Set on the two development
-#: sets of benchmarks/mislabeled_real.py (uchardet's prose and build/detect-devcat), in aggregate: the
-#: largest margin a reading that was NOT the true text ever had there is 7.5 (uchardet's Maltese
-#: ISO-8859-3 page read as ISO-8859-15, a language the model lacks), while 96% of the true readings of
-#: the mislabeled pages beat their closest rival by more than 10.
+#: ``decoder-errors`` and ``reads-as-other-text``, single-byte readings: the chosen reading's non-ASCII words
+#: must beat those of every other clean single-byte reading that gives a different text by this many nats
+#: (total log-likelihood, each reading in its own best language; e^10 = 22,000:1). Set on the two development
+#: sets of benchmarks/mislabeled_real.py (uchardet's prose and build/detect-devcat), in aggregate: the largest
+#: margin a reading that was NOT the true text ever had there is 7.5 (uchardet's Maltese ISO-8859-3 page read
+#: as ISO-8859-15, a language the model lacks), while 96% of the true readings of the mislabeled pages beat
+#: their closest rival by more than 10.
 MIN_RIVAL_NATS = 10.0
-#: Rule 3, a single-byte label and a single-byte reading: the declared reading's non-ASCII words must
-#: lose to the chosen reading's by this many nats. Same two development sets: a right declaration
-#: loses to its best other reading by at most 2.6 nats, except the Maltese page again (50.8; the rival
-#: margin and the detector stop it), while the true readings of mislabeled pages win by 0.2 to
-#: thousands, below 5 on two pages of 1,233. 5 nats = 150:1.
+#: ``reads-as-other-text``, a single-byte label and a single-byte reading: the declared reading's non-ASCII
+#: words must lose to the chosen reading's by this many nats. Same two development sets: a right declaration
+#: loses to its best other reading by at most 2.6 nats, except the Maltese page again (50.8; the rival margin,
+#: 7.5 there, stops it), while the true readings of mislabeled pages win by 0.2 to thousands, below 5 on
+#: two of the 334 with a single-byte label. 5 nats = 150:1.
 MIN_DECLARED_LOSS = 5.0
 
-#: Rule 4: the fewest ISO-2022-JP switches into JIS X 0208 (``ESC $ @``, ``ESC $ B``) that prove
-#: ISO-2022-JP under another label. An escape byte has no place in HTML text, and these three-byte
-#: sequences occur in no other web encoding, so one is already proof of intent; the reading must still
-#: decode every byte and read as Japanese.
+#: ``iso-2022-jp-escapes``: the fewest ISO-2022-JP switches into JIS X 0208 (``ESC $ @``, ``ESC $ B``) that
+#: prove ISO-2022-JP under another label. An escape byte has no place in HTML text, and these three-byte
+#: sequences occur in no other web encoding, so one is already proof of intent; the reading must still decode
+#: every byte and read as Japanese.
 MIN_ISO_2022_JP_SWITCHES = 1
 
 #: Declared encodings that are never overridden: deliberate choices (a security measure, a byte
@@ -190,7 +210,7 @@ def _kind(name: str) -> str:
 
 
 def _utf8_proof(body: bytes, declared: Encoding) -> Proof | None:
-    """Rule 1: valid UTF-8 with enough multi-byte sequences under a legacy label."""
+    """``valid-utf-8``: valid UTF-8 with enough multi-byte sequences under a legacy label."""
     if body.isascii():
         return None
     try:
@@ -206,7 +226,7 @@ def _utf8_proof(body: bytes, declared: Encoding) -> Proof | None:
 
 
 def _iso_2022_jp_proof(body: bytes, declared: Encoding) -> Proof | None:
-    """Rule 4: a 7-bit body that switches into JIS X 0208 with ISO-2022-JP's escapes, under another label."""
+    """``iso-2022-jp-escapes``: a 7-bit body that switches into JIS X 0208 with ISO-2022-JP's escapes."""
     if declared.name == "ISO-2022-JP" or not body.isascii():
         return None
     switches = len(_ISO_2022_JP_SWITCH.findall(body))
@@ -431,7 +451,7 @@ def prove_mislabel(
     # Bytes >= 0x80 (what is left once the ASCII bytes are deleted).
     non_ascii_bytes = len(body.translate(None, _ASCII_BYTES))
     if errors < MIN_ERRORS and non_ascii_bytes < MIN_NON_ASCII_BYTES:
-        return None  # neither rule 2 nor rule 3 can hold: spare the detector (most declared pages)
+        return None  # neither decoder-errors nor reads-as-other-text can hold: spare the detector
     if not errors and declared.name in _UNICODE:
         return None  # clean UTF-8 is UTF-8: the detector itself would answer UTF-8 (most declared pages)
     found = web_detection(body, tld) if detection is None else detection.get()
@@ -455,7 +475,7 @@ def prove_mislabel(
         if errors >= MIN_ERROR_SHARE * non_ascii_chars:
             details["non_ascii_chars"] = non_ascii_chars
             return Proof("decoder-errors", chosen.encoding, details, chosen.text)
-    # Rule 3: few or no decoder errors; the declared reading must lose as text, clearly.
+    # reads-as-other-text: few or no decoder errors; the declared reading must lose as text, clearly.
     if non_ascii_bytes < MIN_NON_ASCII_BYTES:
         return None
     if declared.name in _SINGLE_BYTE_SET and chosen.encoding.name in _SINGLE_BYTE_SET:
