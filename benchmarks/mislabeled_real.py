@@ -49,7 +49,7 @@ def _page(body: bytes) -> bytes:
 
 
 def _document(enc_name: str, raw: bytes, html: bool = False) -> tuple[str, bytes, str] | None:
-    """(WHATWG encoding name, page bytes, true text) of a document, or None when it does not decode cleanly."""
+    """(WHATWG encoding name, page bytes, true text) of a document; None when it does not decode cleanly."""
     enc = lookup(enc_name)
     if enc is None or enc.name in ("UTF-16LE", "UTF-16BE", "replacement"):
         return None

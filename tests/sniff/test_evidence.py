@@ -215,7 +215,7 @@ def test_readings_with_c1_controls_are_no_readings() -> None:
     body = "L’œuf".encode("cp1252")
     declared = E.lookup("utf-8")
     assert declared is not None
-    names = {r.encoding.name for r in E._single_byte_readings(body, declared, "")}
+    names = {enc.name for enc, _ in E._single_byte_readings(body, declared, body)}
     assert "windows-1252" in names
     assert not any(name.startswith("ISO-8859") for name in names)
 
