@@ -127,10 +127,10 @@ MIN_DECLARED_LOSS = 5.0
 
 #: Single-byte readings are compared on at most this many bytes of their non-ASCII words (the first ones).
 #: A bound on the work (every single-byte reading is scored), not a tuned number: no page of the
-#: development sets reaches it, so no figure depends on it, and on a longer page the margins of real
-#: mislabels over the first 20,000 bytes are in the thousands of nats (an override of a 188 KB page took
-#: 455 ms without the bound).
-MAX_SCORED_WORD_BYTES = 20_000
+#: development sets reaches it (the largest has 21,709 such bytes), so no figure depends on it, and on a
+#: longer page the margins of real mislabels over the first 32 KB of words are in the thousands of nats,
+#: while the work without the bound grows with the page times the number of single-byte encodings.
+MAX_SCORED_WORD_BYTES = 32_768
 
 #: ``iso-2022-jp-escapes``: the fewest ISO-2022-JP switches into JIS X 0208 (``ESC $ @``, ``ESC $ B``) that
 #: prove ISO-2022-JP under another label. An escape byte has no place in HTML text, and these three-byte
