@@ -1,6 +1,7 @@
 """``trust="evidence"`` on text written by others: uchardet's prose and installed packages' HTML files.
 
-Run from the repository root: ``.venv/bin/python benchmarks/mislabeled_real.py [--html-limit N] [--verbose]``
+Run from the repository root: ``.venv/bin/python benchmarks/mislabeled_real.py [--html-limit N] [--verbose]
+[--lines]``
 (the second set needs ``python tools/detect_testset.py --split dev`` first, which writes build/detect-devcat).
 
 benchmarks/mislabeled.py is the first development set of the rules (sentences written for it). This one
@@ -15,6 +16,8 @@ uses no text of ours, in two development sets of documents and one set of real f
    page labelled windows-1252; a CJK page labelled with its neighbour), where the true text must come
    back. A wrong label whose decoding already gives the true text is not a mislabel and is left out.
    "wrong" counts the overrides that give a text which is still not the true one (never acceptable).
+   With ``--lines``, every line of these documents is also served as its own page, right and wrong
+   labels alike: the short pages where proof is hardest.
 3. HTML files of installed packages (``/usr/share/doc``, then the virtualenv's site-packages and the
    system's ``/usr/share``): decoded with ``trust="browser"`` and ``trust="evidence"``; every page where the
    two differ is listed, so each override on real files can be checked by eye (an override there is either a
@@ -89,6 +92,22 @@ def _devcat_files() -> Iterator[tuple[str, str, bytes, str]]:
         doc = _document(label, raw, entry["shape"].startswith("html"))
         if doc is not None:
             yield (entry["language"], *doc)
+
+
+#: one-line pages: at most this many lines of each document, each at least this many characters
+_LINES_PER_DOCUMENT, _MIN_LINE_CHARS = 40, 5
+
+
+def _line_pages(files: list[tuple[str, str, bytes, str]]) -> Iterator[tuple[str, str, bytes, str]]:
+    """One short page per non-ASCII line of each document (the hard case: little text, small margins)."""
+    for lang, enc_name, _, true_text in files:
+        enc = lookup(enc_name)
+        assert enc is not None
+        for line in true_text.splitlines()[:_LINES_PER_DOCUMENT]:
+            if line.isascii() or len(line) < _MIN_LINE_CHARS:
+                continue
+            page = _page(enc.encode(line))
+            yield lang, enc.name, page, enc.decode(page, errors="replace", bom="ignore")
 
 
 def _wrong_labels(enc: str) -> list[str]:
@@ -185,21 +204,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--html-limit", type=int, default=5000, help="installed HTML files to read at most")
     parser.add_argument("--verbose", action="store_true", help="list every missed mislabel")
+    parser.add_argument("--lines", action="store_true", help="also serve every line as its own page (slow)")
     args = parser.parse_args(argv)
     if not DEV.is_dir():
         print(f"no development set at {DEV}: it lives in ../shared beside the repository", file=sys.stderr)
         return 2
-    mislabel_set(
-        "uchardet prose (files in WHATWG encodings that decode cleanly)", list(_dev_files()), args.verbose
-    )
+    documents = list(_dev_files())
+    mislabel_set("uchardet prose (files in WHATWG encodings that decode cleanly)", documents, args.verbose)
     if (DEVCAT / "manifest.json").is_file():
-        mislabel_set(
-            "gettext catalogs, development half (build/detect-devcat)", list(_devcat_files()), args.verbose
-        )
+        catalogs = list(_devcat_files())
+        mislabel_set("gettext catalogs, development half (build/detect-devcat)", catalogs, args.verbose)
+        documents = documents + catalogs
     else:
         print(
             f"no {DEVCAT.relative_to(ROOT)}: run python tools/detect_testset.py --split dev to add that set"
         )
+    if args.lines:
+        title = "one-line pages cut from the documents of both sets (first 40 lines each)"
+        mislabel_set(title, list(_line_pages(documents)), args.verbose)
     installed_html(args.html_limit)
     return 0
 

@@ -250,3 +250,19 @@ def test_one_detection_serves_the_suspect_check_and_the_proof(monkeypatch: pytes
     calls.clear()
     browser = decode_html(body, "text/html; charset=shift_jis")
     assert "declared-encoding-suspect" in browser.warning_codes and calls == [None]
+
+
+def test_symbols_inside_words_mark_a_reading_as_mojibake() -> None:
+    for word in ("tag±ha", "Franåi¿a", "x¤y", "a×b"):
+        assert E._SYMBOL_IN_WORD.search(word), word
+    for word in ("l’été", "l´eau", "co·lecció", "Hyphen\u00adation", "nºs", "2×3", "café", "Привет"):
+        assert not E._SYMBOL_IN_WORD.search(word), word
+
+
+def test_a_chosen_label_is_not_overturned_on_the_words_alone() -> None:
+    # Bulgarian in windows-1251 with „quotation marks“, which x-mac-cyrillic reads as capital letters:
+    # the words may prefer letters, but a right windows-1251 label is a choice, not a default.
+    for text in ("Иконата „“ липсва в темата „“", "Натиснете бутона „Запази“, за да продължите."):
+        body = _page(text).encode("cp1251")
+        result = decode_html(body, "text/html; charset=windows-1251", trust="evidence")
+        assert result == decode_html(body, "text/html; charset=windows-1251"), text
