@@ -15,7 +15,14 @@ from functools import lru_cache
 
 from mojifix.errors import UnknownEncodingError
 from mojifix.sniff.content_type import TransportCharset, legacy_extract_encoding, normalize_header_values
-from mojifix.sniff.evidence import _NON_ASCII, _UTF8_MULTI, Proof, prove_mislabel, web_detection
+from mojifix.sniff.evidence import (
+    _NON_ASCII,
+    _UTF8_MULTI,
+    LazyDetection,
+    Proof,
+    prove_mislabel,
+    web_detection,
+)
 from mojifix.sniff.late_meta import META_OPEN, scan_head_meta, top_meta_charset
 from mojifix.sniff.prescan import PRESCAN_LIMIT, Declaration, prescan
 from mojifix.sniff.result import (
@@ -437,6 +444,7 @@ def decode_html(
     ascii_body = encoding.name != "UTF-8" and body.isascii()
     text, clean = _decode(body, encoding, ascii_body)
     count = 0 if clean or "\ufffd" not in text else decoder_replacements(text, body, encoding.name)
+    detection = LazyDetection(body, url)  # one detection for _suspect and prove_mislabel, when needed
     if encoding.name == "replacement":
         warnings.append(
             Finding(
@@ -448,11 +456,11 @@ def decode_html(
             )
         )
     elif source in _DECLARED_SOURCES or source == "override":
-        suspect = _suspect(body, encoding, count, url, ascii_body)
+        suspect = _suspect(body, encoding, count, url, ascii_body, detection)
         if suspect is not None:
             warnings.append(suspect)
     if trust == "evidence" and source in _DECLARED_SOURCES:
-        proof = prove_mislabel(body, encoding, count, tld_of(url), text)
+        proof = prove_mislabel(body, encoding, count, tld_of(url), text, detection)
         if proof is not None:
             return _overridden(body, proof, encoding, source, label, origin, warnings)
     if count and encoding.name != "replacement":
@@ -519,7 +527,7 @@ def _overridden(
 
 
 def _suspect(
-    body: bytes, encoding: Encoding, errors: int, url: str | None, ascii_body: bool
+    body: bytes, encoding: Encoding, errors: int, url: str | None, ascii_body: bool, detection: LazyDetection
 ) -> Finding | None:
     """The "declared-encoding-suspect" check: the declaration is probably wrong.
 
@@ -527,7 +535,8 @@ def _suspect(
     sequences: legacy text is almost never valid UTF-8 by accident. (b) The declared decoder
     produced at least SUSPECT_MIN_ERRORS errors while another candidate (UTF-8, the detector's
     choice, the TLD's fallback) decodes the body without any. ``ascii_body``: the caller's
-    ``body.isascii()`` (an ASCII body has no multibyte sequence).
+    ``body.isascii()`` (an ASCII body has no multibyte sequence). ``detection``: the page's detection,
+    shared with ``prove_mislabel`` (run once, if either needs it).
     """
     if encoding.name in _UNICODE:
         return None
@@ -541,8 +550,9 @@ def _suspect(
     if errors < SUSPECT_MIN_ERRORS:
         return None
     candidates: list[Encoding] = []
-    detected = _detect(body, tld_of(url))
-    detected_enc = _whatwg(detected[0]) if detected is not None else None
+    found = detection.get()
+    best = found.best() if found is not None and found.verdict in ("text", "ascii") else None
+    detected_enc = _whatwg(best.encoding) if best is not None else None
     if detected_enc is not None:
         candidates.append(detected_enc)
     candidates.append(_enc(fallback_for_url(url)[0]))
