@@ -340,7 +340,7 @@ def _from_fastwarc(rec: Any) -> HttpRecord:
     if rec.is_http and rec.is_http_parsed:
         parsed = rec.http_headers
         status = parsed.status_code
-        http_headers = tuple((k.decode("latin-1"), v.decode("latin-1")) for k, v in parsed.items_bytes())
+        http_headers = tuple([(k.decode("latin-1"), v.decode("latin-1")) for k, v in parsed.items_bytes()])
         # only text responses need their payload read (a video record's bytes never enter memory)
         if status is not None and record_type == "response" and is_textual(_content_types(http_headers)):
             payload = _read_payload(rec)
