@@ -130,6 +130,12 @@ RESPONSES: list[tuple[str | None, list[tuple[str, str]], bytes]] = [
         [("Content-Type", "text/html; charset=utf-8"), ("Content-Encoding", "deflate")],
         zlib.compress(_page(_FR).encode()),
     ),
+    # a crawler stored the decoded body but kept the header (note "content-encoding-already-removed")
+    (
+        "http://va.example.de/already-decoded",
+        [("Content-Type", "text/html; charset=utf-8"), ("Content-Encoding", "gzip")],
+        _page(_FR).encode(),
+    ),
     ("http://v.example.de/br", [("Content-Type", "text/html"), ("Content-Encoding", "br")], b"\x0b\x02\x80"),
     (
         "http://w.example.fr/two-types",
@@ -262,6 +268,8 @@ def _undo_codings(payload: bytes, headers: list[tuple[str, str]]) -> tuple[bytes
         payload = out
     if coding in ("", "identity"):
         return payload, []
+    if coding == "gzip" and not payload.startswith(b"\x1f\x8b"):
+        return payload, ["content-encoding-already-removed"]
     if coding in ("gzip", "deflate"):
         return zlib.decompressobj(wbits=47).decompress(payload), []
     return None, [f"content-encoding-unsupported:{coding}"]
@@ -382,3 +390,17 @@ def _split_records(data: bytes) -> list[bytes]:
         + [b"WARC/1.1\r\n" + p + b"\r\n\r\n" for p in parts[1:-1]]
         + [b"WARC/1.1\r\n" + parts[-1]]
     )
+
+
+def test_row_dict_follows_row_fields(archive: Path) -> None:
+    """``WarcRow.to_dict`` (spelled out for speed) has exactly ROW_FIELDS, in order, with each attribute."""
+    from mojifix.integrations.warc import ROW_FIELDS, WarcSummary, decode_records, iter_http_records
+
+    rows = list(decode_records(iter_http_records(archive), WarcSummary()))
+    assert rows
+    for row in rows:
+        as_dict = row.to_dict()
+        assert tuple(as_dict) == ROW_FIELDS
+        for name, value in as_dict.items():
+            expected = getattr(row, name)
+            assert value == (list(expected) if isinstance(expected, tuple) else expected)
