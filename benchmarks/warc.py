@@ -294,8 +294,8 @@ def compile_mojifix_bytecode() -> None:
 def run_commands(tmp: Path, records: int, repeat: int, seed: int) -> None:
     """``mojifix warc IN -o OUT.jsonl`` against the plain scripts, whole commands, on both archive mixes.
 
-    Also ``--fallback browser`` (no detector: what the rest of the command costs). Ratios are the peer's
-    seconds over mojifix's (above 1: mojifix is faster), for wall-clock and for CPU time.
+    Ratios are the peer's seconds over mojifix's (above 1: mojifix is faster), for wall-clock and for CPU
+    time.
     """
     compile_mojifix_bytecode()
     scripts = list(DECODE_STEPS)
@@ -303,7 +303,7 @@ def run_commands(tmp: Path, records: int, repeat: int, seed: int) -> None:
         (tmp / f"plain_{name}.py").write_text(plain_script(name), encoding="utf-8")
     mojifix_cli = str(Path(sys.executable).with_name("mojifix"))
     print(f"\nwhole commands ({repeat} runs each, best; records/s of the archive's records, wall-clock):")
-    header = f"{'archive':<13} {'records':>8} {'mojifix warc':>13} {'--fallback browser':>19}"
+    header = f"{'archive':<13} {'records':>8} {'mojifix warc':>13}"
     for name in scripts:
         header += f" {'FastWARC+' + name:>21} {'ratio':>6} {'cpu ratio':>9}"
     print(header)
@@ -313,8 +313,7 @@ def run_commands(tmp: Path, records: int, repeat: int, seed: int) -> None:
         count = sum(1 for _ in iter_http_records(path))
         command = [mojifix_cli, "warc", "-q", str(path), "-o", str(tmp / "m.jsonl")]
         ours, ours_cpu = best_command_time(command, repeat)
-        browser, _ = best_command_time([*command, "--fallback", "browser"], repeat)
-        line = f"{archive:<13} {count:>8} {count / ours:>11,.0f}/s {count / browser:>17,.0f}/s"
+        line = f"{archive:<13} {count:>8} {count / ours:>11,.0f}/s"
         for name in scripts:
             argv = [sys.executable, str(tmp / f"plain_{name}.py"), str(path), str(tmp / "p.jsonl")]
             plain, plain_cpu = best_command_time(argv, repeat)
