@@ -47,6 +47,10 @@ _READ_CHUNK = 1 << 20
 #: Rows per Parquet row group: about 1,000 pages of ~50 KB text is ~50 MB per group, which bounds memory
 #: on multi-GB archives while keeping groups large enough for efficient scans.
 DEFAULT_ROW_GROUP_ROWS = 1000
+#: Buffer of the JSONL output file: one write system call per MiB instead of one per 8 KiB (the default),
+#: which is about 4,500 calls fewer on a 36 MB output (about 0.04 s of CPU, measured on benchmarks/warc.py's
+#: web-like archive).
+_WRITE_BUFFER_BYTES = 1 << 20
 #: Top offenders listed per host in the summary.
 TOP_HOSTS = 10
 #: Decompressed bytes kept of one gzip member (normally one record). Bounds memory on archives that hold
@@ -796,7 +800,7 @@ def write_rows(
     if suffix in (".jsonl", ".ndjson"):
         # json.dumps(..., ensure_ascii=False), with the encoder built once
         encode = json.JSONEncoder(ensure_ascii=False).encode
-        with open(output, "w", encoding="utf-8", newline="\n") as out:
+        with open(output, "w", encoding="utf-8", newline="\n", buffering=_WRITE_BUFFER_BYTES) as out:
             for row in rows:
                 out.write(encode(row.to_dict()) + "\n")
                 count += 1
