@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit
 
+from mojifix._frozen import slot_constructor
 from mojifix.integrations._content import decode_parsed, is_textual, transport_and_kind
 from mojifix.sniff import decode_html
 
@@ -144,6 +145,12 @@ class WarcRow:
             "truncated": self.truncated,
             "text": self.text,
         }
+
+
+#: ``HttpRecord(...)`` and ``WarcRow(...)`` for the per-record loops (built once per record; see
+#: mojifix._frozen).
+_new_http_record = slot_constructor(HttpRecord)
+_new_row = slot_constructor(WarcRow)
 
 
 @dataclass(slots=True)
@@ -348,7 +355,7 @@ def _from_fastwarc(rec: Any) -> HttpRecord:
         # only text responses need their payload read (a video record's bytes never enter memory)
         if status is not None and record_type == "response" and is_textual(_content_types(http_headers)):
             payload = _read_payload(rec)
-    return HttpRecord(
+    return _new_http_record(
         record_type=record_type,
         uri=headers.get("warc-target-uri"),
         record_id=rec.record_id,
@@ -712,7 +719,7 @@ def decode_records(
                 body, content_type, transport, url=record.uri, fallback=fallback, trust=trust
             )
         codes = tuple(w.code for w in decoded.warnings) if decoded.warnings else ()
-        row = WarcRow(
+        row = _new_row(
             uri=record.uri,
             record_id=record.record_id,
             date=_iso_date(record.date),
