@@ -1,9 +1,10 @@
 """Which implementation runs: the compiled kernels or the pure-Python reference.
 
-The compiled extension is ``mojifix._kernels`` (built by the package's own ``pip install`` when a C
-compiler is present). Every kernel has a pure-Python twin that stays the readable reference; this module
-is the one switch that says which is active. ``MOJIFIX_PURE_PYTHON=1`` forces the reference even when the
-extension is built (the test suite runs both ways).
+The compiled extensions are ``mojifix._kernels`` and the detector's ``mojifix.detect._scoring`` (built
+by the package's own ``pip install`` when a C compiler is present). Every kernel has a pure-Python twin
+that stays the readable reference; this module is the one switch that says which is active.
+``MOJIFIX_PURE_PYTHON=1`` forces the reference even when the extensions are built (the test suite runs
+both ways).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import os
 from types import ModuleType
 
-__all__ = ["kernels", "pure_python_forced", "status"]
+__all__ = ["detect_kernel", "kernels", "pure_python_forced", "status"]
 
 #: environment variable that forces the pure-Python reference path.
 PURE_PYTHON_ENV = "MOJIFIX_PURE_PYTHON"
@@ -33,10 +34,24 @@ def kernels() -> ModuleType | None:
     return _kernels
 
 
+def detect_kernel() -> ModuleType | None:
+    """The detector's compiled scoring kernel (``mojifix.detect._scoring``), or None (as :func:`kernels`)."""
+    if pure_python_forced():
+        return None
+    try:
+        from mojifix.detect import _scoring  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _scoring
+
+
 def status() -> str:
     """One line for ``mojifix --version``: which implementation is active, and why."""
     if pure_python_forced():
         return f"compiled core: off ({PURE_PYTHON_ENV}=1, pure Python)"
-    if kernels() is None:
+    built = [name for name, module in (("kernels", kernels()), ("detector", detect_kernel())) if module]
+    if not built:
         return "compiled core: not built (pure Python)"
+    if len(built) == 1:
+        return f"compiled core: active ({built[0]} only; the other part runs pure Python)"
     return "compiled core: active"
