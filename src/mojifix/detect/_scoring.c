@@ -52,7 +52,7 @@ typedef struct {
 typedef struct {
     uint16_t *gid;
     uint8_t *flags;
-    int32_t *word;       /* word index of each character */
+    uint8_t *word_start; /* 1 where a character starts a word */
     int64_t *word_cost;  /* [tried][words] */
     int32_t *count;      /* [n_gids] occurrences of each letter gid, zero between texts */
     uint16_t *touched;   /* letter gids with a non-zero count */
@@ -219,10 +219,9 @@ score_text(const Tables *t, const TextIn *in, int many, int64_t mix_word_cost, S
             }
         }
         /* a word starts the text, and after a separator wherever a non-separator follows one */
-        if (i == 0 || (gid[i - 1] == t->separator_gid && g != t->separator_gid)) {
-            words++;
-        }
-        s->word[i] = words - 1;
+        uint8_t starts = i == 0 || (gid[i - 1] == t->separator_gid && g != t->separator_gid);
+        s->word_start[i] = starts;
+        words += starts;
     }
 
     /* 1. unigram cost of the letters in every language (the reference's per-(text, gid) histogram) */
@@ -253,17 +252,24 @@ score_text(const Tables *t, const TextIn *in, int many, int64_t mix_word_cost, S
         const uint8_t *loc_l = loc + lang * n_gids, *ext_l = ext_q + lang * n_gids;
         const uint8_t *bigram_l = bigram_q + (lang << 16);
         int64_t *ws = s->word_cost + j * words;
-        memset(ws, 0, (size_t)words * sizeof *ws);
-        int64_t total = 0;
+        int64_t total = 0, word = 0; /* (the word's cost is kept in a register until the next word) */
+        int32_t w = -1;
         unsigned prev = (unsigned)t->separator_local; /* the text starts after a separator */
         for (Py_ssize_t i = 0; i < n; i++) {
+            if (s->word_start[i]) {
+                if (w >= 0) {
+                    ws[w] = word;
+                }
+                w++;
+                total += word;
+                word = 0;
+            }
             unsigned here = loc_l[gid[i]];
-            int64_t cost = (int64_t)bigram_l[(prev << 8) | here] + ext_l[gid[i]];
+            word += (int64_t)bigram_l[(prev << 8) | here] + ext_l[gid[i]];
             prev = here;
-            total += cost;
-            ws[s->word[i]] += cost;
         }
-        sums[j] = total;
+        ws[w] = word;
+        sums[j] = total + word;
     }
     /* the main language's cost becomes its mixed cost: each word in the main language, or in the
      * cheapest language tried plus mix_word_cost, whichever is lower (_mixed_costs) */
@@ -394,12 +400,12 @@ tables_score(Tables *self, PyObject *args)
     }
     s.gid = PyMem_RawMalloc((size_t)longest * sizeof *s.gid);
     s.flags = PyMem_RawMalloc((size_t)longest);
-    s.word = PyMem_RawMalloc((size_t)longest * sizeof *s.word);
+    s.word_start = PyMem_RawMalloc((size_t)longest);
     s.word_cost = PyMem_RawMalloc((size_t)longest * (size_t)most_tried * sizeof *s.word_cost);
     s.count = PyMem_RawCalloc((size_t)self->n_gids, sizeof *s.count);
     s.touched = PyMem_RawMalloc((size_t)self->n_gids * sizeof *s.touched);
     s.uni = PyMem_RawMalloc((size_t)n_langs * sizeof *s.uni);
-    if (!s.gid || !s.flags || !s.word || !s.word_cost || !s.count || !s.touched || !s.uni) {
+    if (!s.gid || !s.flags || !s.word_start || !s.word_cost || !s.count || !s.touched || !s.uni) {
         PyErr_NoMemory();
         goto done;
     }
@@ -426,7 +432,7 @@ tables_score(Tables *self, PyObject *args)
 done:
     PyMem_RawFree(s.gid);
     PyMem_RawFree(s.flags);
-    PyMem_RawFree(s.word);
+    PyMem_RawFree(s.word_start);
     PyMem_RawFree(s.word_cost);
     PyMem_RawFree(s.count);
     PyMem_RawFree(s.touched);

@@ -606,9 +606,12 @@ def _scoring_kernel(scorer: Scorer) -> object | None:
     a retrained model needs no change in C) and computes what :meth:`Scorer._counts_reference` does.
     """
     module = _native.detect_kernel()
-    if module is None:
-        return None
-    return module.Tables(
+    return None if module is None else module.Tables(**kernel_arguments(scorer))
+
+
+def kernel_arguments(scorer: Scorer) -> dict[str, object]:
+    """The keyword arguments of the kernel's ``Tables``: ``scorer``'s arrays and constants."""
+    return dict(
         lut=scorer.model.lut,
         loc=np.ascontiguousarray(scorer.model.loc),
         bigram_q=scorer.bigram_q.reshape(scorer.model.bigram_q.shape),
