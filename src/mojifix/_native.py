@@ -9,6 +9,7 @@ both ways).
 
 from __future__ import annotations
 
+import importlib
 import os
 from types import ModuleType
 
@@ -25,24 +26,22 @@ def pure_python_forced() -> bool:
 
 def kernels() -> ModuleType | None:
     """The compiled kernels module, or None when it is not built, fails to import, or is switched off."""
-    if pure_python_forced():
-        return None
-    try:
-        from mojifix import _kernels  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _kernels
+    return _compiled("mojifix._kernels")
 
 
 def detect_kernel() -> ModuleType | None:
     """The detector's compiled scoring kernel (``mojifix.detect._scoring``), or None (as :func:`kernels`)."""
+    return _compiled("mojifix.detect._scoring")
+
+
+def _compiled(name: str) -> ModuleType | None:
+    """The extension module ``name``, or None when it is not built, fails to import, or is switched off."""
     if pure_python_forced():
         return None
     try:
-        from mojifix.detect import _scoring  # type: ignore[attr-defined]
+        return importlib.import_module(name)
     except ImportError:
         return None
-    return _scoring
 
 
 def status() -> str:

@@ -10,7 +10,6 @@ checks that the comparison can fail: a kernel given other constants disagrees wi
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,7 +19,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mojifix import _native
 from mojifix.detect import detect, scoring
 from mojifix.detect.encodings import REGISTRY
 from mojifix.detect.scoring import MIX_WORD_COST, Scorer, get_scorer
@@ -48,21 +46,6 @@ SENTENCES = [
     "오늘 아침 시장에서 신선한 과일과 채소를 사서 집으로 돌아왔습니다.",
     "plain ASCII words, with CamelCase and snake_case identifiers, 1234 numbers!",
 ]
-
-
-@pytest.fixture(scope="module")
-def detect_kernel() -> ModuleType:
-    """The compiled scoring kernel; skip (or fail on CI) when it is not active (as tests/native/conftest)."""
-    module = _native.detect_kernel()
-    if module is not None:
-        return module
-    if _native.pure_python_forced():
-        pytest.skip(
-            f"LOUD SKIP: {_native.PURE_PYTHON_ENV}=1 forces the pure-Python path; no kernel to compare"
-        )
-    if os.environ.get("CI") == "true":
-        pytest.fail("mojifix.detect._scoring is not built on CI: `pip install .` should have compiled it")
-    pytest.skip("LOUD SKIP: mojifix.detect._scoring is not built (no C compiler?); the reference is active")
 
 
 @pytest.fixture(scope="module")
