@@ -202,32 +202,24 @@ class Scorer:
         self.sb_high_logp = _pairs_by_byte(
             self.unigram_full_t[self.sb_gids[:, 128:]], pair_enc, self.sb_pair_lang
         )
-        # per-character upper bound of score_many's bigram + refinement term, per language: the best
-        # transition into the character from any predecessor (the first character's predecessor, a
-        # separator, is one of them), as the same float32 sum score_many forms per character
-        best_in = -(model.bigram_q.min(axis=1).astype(np.float32) / np.float32(M.QUANT))  # [L, 256 local ids]
-        bound_t = (np.take_along_axis(best_in, model.loc.astype(np.intp), axis=1) + model.ext).T  # [G, L]
-        bound_low = bound_t[model.lut[:128]]  # [128, L], ASCII
+        # lower bound of the cost score_many gives each character, per language: the cheapest transition
+        # into it from any predecessor (the first character's predecessor, a separator, is one of them)
+        # plus its refinement, in quanta
+        best_in = model.bigram_q.min(axis=1).astype(np.int32)  # [L, 256 local ids]
+        bound = (np.take_along_axis(best_in, model.loc.astype(np.intp), axis=1) + model.ext_q).T  # [G, L]
+        # ... and per byte value, read in each single-byte then each EBCDIC page, the cheapest of the
+        # languages the page can write (a mixed score, _mixed_costs, may take each word in another
+        # language): [256, pages], the table upper_bounds weighs with the byte histogram
         ebcdic = [info for info in REGISTRY if info.kind == "ebcdic"]
-        self.ebcdic_row = {info.name: i for i, info in enumerate(ebcdic)}
+        self.bound_row = {**self.sb_row, **{info.name: len(singles) + i for i, info in enumerate(ebcdic)}}
         ebcdic_cps = np.array([[ord(ch) for ch in info.table()] for info in ebcdic], np.uint32)
-        self.ebcdic_allowed = np.zeros((len(ebcdic), n_langs), bool)
-        for info in ebcdic:
-            langs = self.enc_langs.get(info.name, self.all_langs)
-            self.ebcdic_allowed[self.ebcdic_row[info.name], langs] = True
-        # the bounds as upper_bounds uses them: per character the best of the languages the code page
-        # can write (a mixed score, _mixed_costs, may take each word in another language), by byte value
-        # and code page: [128 ASCII bytes, code pages], [128 high bytes, code pages], [256, EBCDIC pages]
-        low = np.where(self.sb_allowed[None, :, :], bound_low[:, None, :], -np.inf)  # [128, P, L]
-        self.mix_bound_low = np.ascontiguousarray(low.max(axis=2))
-        high = bound_t[self.sb_gids[:, 128:]]  # [P, 128, L]
-        self.mix_bound_high = np.ascontiguousarray(
-            np.where(self.sb_allowed[:, None, :], high, -np.inf).max(axis=2).T
-        )
-        eb = bound_t[model.lut[np.minimum(ebcdic_cps, 0xFFFF)]]  # [E, 256, L]
-        self.mix_bound_ebcdic = np.ascontiguousarray(
-            np.where(self.ebcdic_allowed[:, None, :], eb, -np.inf).max(axis=2).T
-        )
+        page_gids = np.concatenate((self.sb_gids, model.lut[np.minimum(ebcdic_cps, 0xFFFF)]))
+        page_allowed = np.zeros((len(page_gids), n_langs), bool)
+        for info in (*singles, *ebcdic):
+            page_allowed[self.bound_row[info.name], self.enc_langs.get(info.name, self.all_langs)] = True
+        unreachable = np.iinfo(np.int32).max
+        cheapest = np.where(page_allowed[:, None, :], bound[page_gids], unreachable).min(axis=2)
+        self.bound_cost = np.ascontiguousarray(cheapest.T.astype(np.int64))
         # per-call constants, computed once per distinct argument and kept (bounded; see _remember):
         # allowed-language rows per tuple of encodings, code-page rows per tuple of names
         self._allowed_memo: dict[tuple[str | tuple[str, ...] | None, ...], np.ndarray] = {}
@@ -237,27 +229,19 @@ class Scorer:
         """An upper bound of :meth:`score_many`'s log-likelihood for bytes with histogram ``hist`` read in
         each single-byte (or EBCDIC) encoding of ``names``, whatever languages it picks.
 
-        Per character it takes the best transition into that character from any predecessor, in the
+        Per character it takes the cheapest transition into that character from any predecessor, in the
         best language the encoding can write *for that character* (a mixed score takes each word in
-        the better of two languages); the pair penalties and mixing costs, all <= 0, are left out. Cheap (byte
-        histogram only), it lets the pruning pass skip readings that cannot come within its margin.
+        the better of two languages); the pair penalties and mixing costs, all <= 0, are left out. Exact
+        (whole quanta, like the scores) and cheap (byte histogram only), it lets the pruning pass skip
+        readings that cannot come within its margin.
         """
         if any(isinstance(name, tuple) for name in names):  # identical decodings: the best of them
             flat = [e for name in names for e in (name if isinstance(name, tuple) else (name,))]
             each = iter(self.upper_bounds(flat, hist).tolist())
             return np.array([max(next(each) for _ in (n if isinstance(n, tuple) else (n,))) for n in names])
-        out = np.empty(len(names))
-        single = [i for i, name in enumerate(names) if name in self.sb_row]
-        if single:
-            rows = np.array([self.sb_row[names[i]] for i in single], np.intp)
-            per_page = _weighted_rows(self.mix_bound_low, hist[:128])
-            per_page += _weighted_rows(self.mix_bound_high, hist[128:])
-            out[single] = per_page[rows]
-        other = [i for i, name in enumerate(names) if name not in self.sb_row]
-        if other:
-            rows = np.array([self.ebcdic_row[names[i]] for i in other], np.intp)
-            out[other] = _weighted_rows(self.mix_bound_ebcdic, hist)[rows]
-        return out
+        present = hist.nonzero()[0]  # (the rows of absent byte values would add zeros)
+        cost = hist[present] @ self.bound_cost[present]  # [pages], exact integers
+        return -cost[[self.bound_row[name] for name in names]] / M.QUANT
 
     def histogram_scores(self, names: list[str], hist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Best-language unigram log-likelihood of the input read in each single-byte encoding.
