@@ -10,6 +10,7 @@ checks that the comparison can fail: a kernel given other constants disagrees wi
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -196,3 +197,31 @@ def test_kernel_refuses_tables_that_do_not_fit(detect_kernel: ModuleType, scorer
         detect_kernel.Tables(**{**arguments, "ext_q": scorer.model.ext_q[:, :-1].copy()})
     with pytest.raises(ValueError, match="dimensions"):
         detect_kernel.Tables(**{**arguments, "unigram_cost_t": scorer.unigram_cost_t.astype("int32")})
+
+
+def test_bad_arguments_are_refused(scorer: Scorer) -> None:
+    allowed = scorer._allowed([None, None])
+    assert scorer.kernel.score(["abc", "d"], allowed, [2, 2], MIX_WORD_COST)  # (the well-formed call)
+    for texts, ks in ((["abc", ""], [2, 2]), (["abc", b"x"], [2, 2]), (["abc", "d"], [2, 0]), (["abc"], [2])):
+        with pytest.raises(ValueError):
+            scorer.kernel.score(texts, allowed, ks, MIX_WORD_COST)
+    with pytest.raises(ValueError, match="allowed"):
+        scorer.kernel.score(["abc", "d"], allowed[:, :-1].copy(), [2, 2], MIX_WORD_COST)
+
+
+def test_threads_get_the_same_detections(scorer: Scorer) -> None:
+    """The kernel runs without the GIL: two threads detecting at once get what one thread gets."""
+    inputs = [data for _, data in generated_inputs()[::3]]
+    alone = [repr(detect(d)) for d in inputs]
+    results: dict[int, list[str]] = {}
+
+    def work(k: int) -> None:
+        results[k] = [repr(detect(d)) for d in inputs[k::2]]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results[0] == alone[0::2]
+    assert results[1] == alone[1::2]

@@ -39,8 +39,9 @@ typedef struct {
     Py_ssize_t lang, n_pair, n_switch, n_mark, n_letters, n_known;
 } TextResult;
 
-/* One text as the caller holds it (its reference keeps the data alive while the GIL is released). */
+/* One text, with a reference of its own (the caller's list may change while the GIL is released). */
 typedef struct {
+    PyObject *text;
     int kind;
     const void *data;
     Py_ssize_t length;
@@ -357,6 +358,7 @@ tables_score(Tables *self, PyObject *args)
     TextIn *in = NULL;
     TextResult *res = NULL;
     Scratch s = {0};
+    Py_ssize_t n_held = 0; /* texts with a reference taken */
     if (allowed.ndim != 2 || allowed.itemsize != 1 || allowed.shape[0] != n_texts ||
         allowed.shape[1] != n_langs) {
         PyErr_SetString(PyExc_ValueError, "score: allowed must be [texts, languages] of bytes");
@@ -389,6 +391,9 @@ tables_score(Tables *self, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "score: texts must be non-empty str, tried in 1..languages");
             goto done;
         }
+        Py_INCREF(text);
+        in[i].text = text;
+        n_held = i + 1;
         in[i].kind = PyUnicode_KIND(text);
         in[i].data = PyUnicode_DATA(text);
         in[i].length = PyUnicode_GET_LENGTH(text);
@@ -437,6 +442,9 @@ done:
     PyMem_RawFree(s.count);
     PyMem_RawFree(s.touched);
     PyMem_RawFree(s.uni);
+    for (Py_ssize_t i = 0; i < n_held; i++) {
+        Py_DECREF(in[i].text);
+    }
     PyMem_Free(in);
     PyMem_Free(res);
     Py_XDECREF(tried_seq);
