@@ -496,7 +496,7 @@ class Scorer:
         n_bytes = (len(self.model.languages) + 7) // 8
         packed = np.frombuffer(b"".join(b.to_bytes(n_bytes, "little") for b in bits), np.uint8)
         unpacked = np.unpackbits(packed.reshape(len(bits), n_bytes), axis=1, bitorder="little")
-        return unpacked[:, : len(self.model.languages)].view(bool)
+        return np.ascontiguousarray(unpacked[:, : len(self.model.languages)].view(bool))  # (for the kernel)
 
 
 #: cost (nats) of a word read in another language than the text's main one. Documents mix languages
