@@ -122,7 +122,13 @@ def test_raw_rows_equal_the_reference(scorer: Scorer) -> None:
     texts = [s for s in SENTENCES] + [s.upper() for s in SENTENCES] + ["x", "\U0001f600 é\u2030e", "...  ,,"]
     for encodings in ([None] * len(texts), ["windows-1252"] * len(texts), [("cp437", "cp861")] * len(texts)):
         allowed = scorer._allowed(list(encodings))
-        for ks in ([1] * len(texts), [3] * len(texts), [k % 6 + 1 for k in range(len(texts))]):
+        every = len(scorer.model.languages)
+        for ks in (
+            [1] * len(texts),
+            [3] * len(texts),
+            [k % 6 + 1 for k in range(len(texts))],
+            [every] * len(texts),
+        ):
             got = scorer.kernel.score(texts, allowed, ks, MIX_WORD_COST)
             assert got == scorer._counts_reference(texts, allowed, ks)
 

@@ -19,9 +19,6 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Languages a text may be scored in at most (the reference's TOP_LANGUAGES_SHORT + 1 is 6; any number of
- * languages in the model may be asked for, up to this bound on the per-call scratch). */
-#define MAX_TRIED 64
 #define COST_NONE INT64_MAX
 /* Languages in a model at most (the present one has 64): the size of a per-text stack array. */
 #define MAX_LANGUAGES 1024
@@ -58,6 +55,9 @@ typedef struct {
     int32_t *count;      /* [n_gids] occurrences of each letter gid, zero between texts */
     uint16_t *touched;   /* letter gids with a non-zero count */
     int64_t *uni;        /* [n_langs] */
+    Py_ssize_t *top;     /* [n_langs]: the languages tried, in order */
+    uint8_t *ok;         /* [n_langs]: whether each may read the text */
+    int64_t *sums;       /* [n_langs]: the text's cost in each */
 } Scratch;
 
 static void
@@ -237,13 +237,13 @@ score_text(const Tables *t, const TextIn *in, int many, int64_t mix_word_cost, S
         }
         s->count[g] = 0;
     }
-    Py_ssize_t top[MAX_TRIED];
-    uint8_t ok[MAX_TRIED];
+    Py_ssize_t *top = s->top;
+    uint8_t *ok = s->ok;
     Py_ssize_t tried = in->tried;
     choose_languages(t, uni, in->allowed, tried, many, top, ok);
 
     /* 2. bigram + refinement cost in each language tried, per text and per word */
-    int64_t sums[MAX_TRIED];
+    int64_t *sums = s->sums;
     for (Py_ssize_t j = 0; j < tried; j++) {
         sums[j] = COST_NONE;
         if (!ok[j]) {
@@ -386,8 +386,7 @@ tables_score(Tables *self, PyObject *args)
         if (k == -1 && PyErr_Occurred()) {
             goto done;
         }
-        if (!PyUnicode_Check(text) || PyUnicode_GET_LENGTH(text) == 0 || k < 1 || k > n_langs ||
-            k > MAX_TRIED) {
+        if (!PyUnicode_Check(text) || PyUnicode_GET_LENGTH(text) == 0 || k < 1 || k > n_langs) {
             PyErr_SetString(PyExc_ValueError, "score: texts must be non-empty str, tried in 1..languages");
             goto done;
         }
@@ -410,7 +409,11 @@ tables_score(Tables *self, PyObject *args)
     s.count = PyMem_RawCalloc((size_t)self->n_gids, sizeof *s.count);
     s.touched = PyMem_RawMalloc((size_t)self->n_gids * sizeof *s.touched);
     s.uni = PyMem_RawMalloc((size_t)n_langs * sizeof *s.uni);
-    if (!s.gid || !s.flags || !s.word_start || !s.word_cost || !s.count || !s.touched || !s.uni) {
+    s.top = PyMem_RawMalloc((size_t)n_langs * sizeof *s.top);
+    s.ok = PyMem_RawMalloc((size_t)n_langs);
+    s.sums = PyMem_RawMalloc((size_t)n_langs * sizeof *s.sums);
+    if (!s.gid || !s.flags || !s.word_start || !s.word_cost || !s.count || !s.touched || !s.uni || !s.top || !s.ok ||
+        !s.sums) {
         PyErr_NoMemory();
         goto done;
     }
@@ -442,6 +445,9 @@ done:
     PyMem_RawFree(s.count);
     PyMem_RawFree(s.touched);
     PyMem_RawFree(s.uni);
+    PyMem_RawFree(s.top);
+    PyMem_RawFree(s.ok);
+    PyMem_RawFree(s.sums);
     for (Py_ssize_t i = 0; i < n_held; i++) {
         Py_DECREF(in[i].text);
     }
