@@ -231,3 +231,13 @@ def test_threads_get_the_same_detections(scorer: Scorer) -> None:
         t.join()
     assert results[0] == alone[0::2]
     assert results[1] == alone[1::2]
+
+
+def test_version_line_names_a_part_that_is_not_built(monkeypatch: pytest.MonkeyPatch, scorer: Scorer) -> None:
+    from mojifix import _native
+
+    if _native.kernels() is None:
+        pytest.skip("LOUD SKIP: mojifix._kernels is not built; the line is checked with both extensions")
+    assert _native.status() == "compiled core: active"
+    monkeypatch.setattr(_native, "detect_kernel", lambda: None)
+    assert _native.status() == "compiled core: active (kernels only; the other part runs pure Python)"
