@@ -241,3 +241,10 @@ def test_version_line_names_a_part_that_is_not_built(monkeypatch: pytest.MonkeyP
     assert _native.status() == "compiled core: active"
     monkeypatch.setattr(_native, "detect_kernel", lambda: None)
     assert _native.status() == "compiled core: active (kernels only; the other part runs pure Python)"
+
+
+def test_long_text_equals_the_reference(scorer: Scorer) -> None:
+    text = "".join(SENTENCES) * 300  # ~100,000 characters, every script: the word costs grow as needed
+    compiled = scorer.score_many([text, text[:5000]], [None, "windows-1252"], languages=[6, 3])
+    with reference(scorer):
+        assert scorer.score_many([text, text[:5000]], [None, "windows-1252"], languages=[6, 3]) == compiled

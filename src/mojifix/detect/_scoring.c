@@ -51,7 +51,8 @@ typedef struct {
     uint16_t *gid;
     uint8_t *flags;
     uint8_t *word_start; /* 1 where a character starts a word */
-    int64_t *word_cost;  /* [tried][words] */
+    int64_t *word_cost;  /* [tried][words], grown as needed */
+    size_t word_cost_size;
     int32_t *count;      /* [n_gids] occurrences of each letter gid, zero between texts */
     uint16_t *touched;   /* letter gids with a non-zero count */
     int64_t *uni;        /* [n_langs] */
@@ -190,7 +191,9 @@ choose_languages(const Tables *t, const int64_t *uni, const uint8_t *allowed, Py
     }
 }
 
-static void
+/* Score one text into ``r``; -1 when memory for its word costs cannot be had (no Python error is set: the
+ * GIL is not held). */
+static int
 score_text(const Tables *t, const TextIn *in, int many, int64_t mix_word_cost, Scratch *s, TextResult *r)
 {
     const uint16_t *lut = t->lut.buf;
@@ -243,6 +246,14 @@ score_text(const Tables *t, const TextIn *in, int many, int64_t mix_word_cost, S
     choose_languages(t, uni, in->allowed, tried, many, top, ok);
 
     /* 2. bigram + refinement cost in each language tried, per text and per word */
+    if ((size_t)tried * (size_t)words > s->word_cost_size) {
+        int64_t *grown = PyMem_RawRealloc(s->word_cost, (size_t)tried * (size_t)words * sizeof *grown);
+        if (grown == NULL) {
+            return -1;
+        }
+        s->word_cost = grown;
+        s->word_cost_size = (size_t)tried * (size_t)words;
+    }
     int64_t *sums = s->sums;
     for (Py_ssize_t j = 0; j < tried; j++) {
         sums[j] = COST_NONE;
@@ -328,6 +339,7 @@ score_text(const Tables *t, const TextIn *in, int many, int64_t mix_word_cost, S
     r->n_mark = n_mark;
     r->n_letters = n_letters;
     r->n_known = n_known;
+    return 0;
 }
 
 PyDoc_STRVAR(tables_score_doc,
@@ -378,7 +390,7 @@ tables_score(Tables *self, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
-    Py_ssize_t longest = 1, most_tried = 1;
+    Py_ssize_t longest = 1;
     int many = 0;
     for (Py_ssize_t i = 0; i < n_texts; i++) {
         PyObject *text = PyList_GET_ITEM(texts, i);
@@ -399,29 +411,32 @@ tables_score(Tables *self, PyObject *args)
         in[i].allowed = (const uint8_t *)allowed.buf + i * n_langs;
         in[i].tried = k;
         longest = in[i].length > longest ? in[i].length : longest;
-        most_tried = k > most_tried ? k : most_tried;
         many |= k > 1;
     }
     s.gid = PyMem_RawMalloc((size_t)longest * sizeof *s.gid);
     s.flags = PyMem_RawMalloc((size_t)longest);
     s.word_start = PyMem_RawMalloc((size_t)longest);
-    s.word_cost = PyMem_RawMalloc((size_t)longest * (size_t)most_tried * sizeof *s.word_cost);
     s.count = PyMem_RawCalloc((size_t)self->n_gids, sizeof *s.count);
     s.touched = PyMem_RawMalloc((size_t)self->n_gids * sizeof *s.touched);
     s.uni = PyMem_RawMalloc((size_t)n_langs * sizeof *s.uni);
     s.top = PyMem_RawMalloc((size_t)n_langs * sizeof *s.top);
     s.ok = PyMem_RawMalloc((size_t)n_langs);
     s.sums = PyMem_RawMalloc((size_t)n_langs * sizeof *s.sums);
-    if (!s.gid || !s.flags || !s.word_start || !s.word_cost || !s.count || !s.touched || !s.uni || !s.top || !s.ok ||
+    if (!s.gid || !s.flags || !s.word_start || !s.count || !s.touched || !s.uni || !s.top || !s.ok ||
         !s.sums) {
         PyErr_NoMemory();
         goto done;
     }
+    int failed = 0;
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t i = 0; i < n_texts; i++) {
-        score_text(self, &in[i], many, (int64_t)mix_word_cost, &s, &res[i]);
+    for (Py_ssize_t i = 0; i < n_texts && !failed; i++) {
+        failed = score_text(self, &in[i], many, (int64_t)mix_word_cost, &s, &res[i]) < 0;
     }
     Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
     out = PyList_New(n_texts);
     if (out == NULL) {
         goto done;
