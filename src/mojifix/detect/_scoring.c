@@ -50,11 +50,11 @@ typedef struct {
 typedef struct {
     uint16_t *gid;
     uint8_t *flags;
-    uint8_t *word_start; /* 1 where a character starts a word */
+    int32_t *word;       /* the word of each character (0, 1, ...) */
     int64_t *word_cost;  /* [tried][words], grown as needed */
     size_t word_cost_size;
-    int32_t *count;      /* [n_gids] occurrences of each letter gid, zero between texts */
-    uint16_t *touched;   /* letter gids with a non-zero count */
+    int32_t *count;      /* [n_gids] occurrences of each gid, zero between texts */
+    uint16_t *touched;   /* gids with a non-zero count */
     int64_t *uni;        /* [n_langs] */
     Py_ssize_t *top;     /* [n_langs]: the languages tried, in order */
     uint8_t *ok;         /* [n_langs]: whether each may read the text */
@@ -216,16 +216,14 @@ score_text(const Tables *t, const TextIn *in, int many, int64_t mix_word_cost, S
         uint16_t g = lut[c];
         gid[i] = g;
         flags[i] = cp_flags[c];
-        if (is_letter[g]) {
-            n_letters++;
-            if (s->count[g]++ == 0) {
-                s->touched[n_touched++] = g;
-            }
+        /* (every gid counted, letters picked below: no branch on letter / not letter per character) */
+        n_letters += is_letter[g];
+        if (s->count[g]++ == 0) {
+            s->touched[n_touched++] = g;
         }
         /* a word starts the text, and after a separator wherever a non-separator follows one */
-        uint8_t starts = i == 0 || (gid[i - 1] == t->separator_gid && g != t->separator_gid);
-        s->word_start[i] = starts;
-        words += starts;
+        words += i == 0 || (gid[i - 1] == t->separator_gid && g != t->separator_gid);
+        s->word[i] = words - 1;
     }
 
     /* 1. unigram cost of the letters in every language (the reference's per-(text, gid) histogram) */
@@ -234,11 +232,14 @@ score_text(const Tables *t, const TextIn *in, int many, int64_t mix_word_cost, S
     for (Py_ssize_t k = 0; k < n_touched; k++) {
         uint16_t g = s->touched[k];
         int64_t w = s->count[g];
+        s->count[g] = 0;
+        if (!is_letter[g]) {
+            continue;
+        }
         const uint16_t *row = unigram_cost_t + (Py_ssize_t)g * n_langs;
         for (Py_ssize_t l = 0; l < n_langs; l++) {
             uni[l] += w * row[l];
         }
-        s->count[g] = 0;
     }
     Py_ssize_t *top = s->top;
     uint8_t *ok = s->ok;
@@ -264,24 +265,18 @@ score_text(const Tables *t, const TextIn *in, int many, int64_t mix_word_cost, S
         const uint8_t *loc_l = loc + lang * n_gids, *ext_l = ext_q + lang * n_gids;
         const uint8_t *bigram_l = bigram_q + (lang << 16);
         int64_t *ws = s->word_cost + j * words;
-        int64_t total = 0, word = 0; /* (the word's cost is kept in a register until the next word) */
-        int32_t w = -1;
+        int64_t total = 0;
         unsigned prev = (unsigned)t->separator_local; /* the text starts after a separator */
         for (Py_ssize_t i = 0; i < n; i++) {
-            if (s->word_start[i]) {
-                if (w >= 0) {
-                    ws[w] = word;
-                }
-                w++;
-                total += word;
-                word = 0;
-            }
             unsigned here = loc_l[gid[i]];
-            word += (int64_t)bigram_l[(prev << 8) | here] + ext_l[gid[i]];
+            total += (int64_t)bigram_l[(prev << 8) | here] + ext_l[gid[i]];
             prev = here;
+            ws[s->word[i]] = total; /* (the last character of a word leaves the total at its end) */
         }
-        ws[w] = word;
-        sums[j] = total + word;
+        sums[j] = total;
+        for (int32_t w = words - 1; w > 0; w--) { /* totals at word ends -> each word's cost */
+            ws[w] -= ws[w - 1];
+        }
     }
     /* the main language's cost becomes its mixed cost: each word in the main language, or in the
      * cheapest language tried plus mix_word_cost, whichever is lower (_mixed_costs) */
@@ -415,14 +410,14 @@ tables_score(Tables *self, PyObject *args)
     }
     s.gid = PyMem_RawMalloc((size_t)longest * sizeof *s.gid);
     s.flags = PyMem_RawMalloc((size_t)longest);
-    s.word_start = PyMem_RawMalloc((size_t)longest);
+    s.word = PyMem_RawMalloc((size_t)longest * sizeof *s.word);
     s.count = PyMem_RawCalloc((size_t)self->n_gids, sizeof *s.count);
     s.touched = PyMem_RawMalloc((size_t)self->n_gids * sizeof *s.touched);
     s.uni = PyMem_RawMalloc((size_t)n_langs * sizeof *s.uni);
     s.top = PyMem_RawMalloc((size_t)n_langs * sizeof *s.top);
     s.ok = PyMem_RawMalloc((size_t)n_langs);
     s.sums = PyMem_RawMalloc((size_t)n_langs * sizeof *s.sums);
-    if (!s.gid || !s.flags || !s.word_start || !s.count || !s.touched || !s.uni || !s.top || !s.ok ||
+    if (!s.gid || !s.flags || !s.word || !s.count || !s.touched || !s.uni || !s.top || !s.ok ||
         !s.sums) {
         PyErr_NoMemory();
         goto done;
@@ -455,7 +450,7 @@ tables_score(Tables *self, PyObject *args)
 done:
     PyMem_RawFree(s.gid);
     PyMem_RawFree(s.flags);
-    PyMem_RawFree(s.word_start);
+    PyMem_RawFree(s.word);
     PyMem_RawFree(s.word_cost);
     PyMem_RawFree(s.count);
     PyMem_RawFree(s.touched);
