@@ -308,3 +308,26 @@ def test_a_commit_group_keeps_few_files_open(tmp_path: Path, monkeypatch: pytest
         assert (tmp_path / "dst" / rec.path).read_bytes() == (src / rec.path).read_bytes().decode(
             "cp1252"
         ).encode()
+
+
+def test_a_full_disk_while_rewriting_the_manifest_keeps_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last step (the manifest rewritten in walk order) fails: the error is the project's, and the
+    append-only log of the run stays whole for --resume."""
+    src = _bulk(tmp_path / "src", 20)
+    dst = tmp_path / "dst"
+    real = fsio.atomic_write
+
+    def failing(dest: bytes, *args: object, **kwargs: object) -> None:
+        if dest.endswith(MANIFEST_NAME.encode()):
+            raise OSError(errno.ENOSPC, "No space left on device", os.fsdecode(dest))
+        real(dest, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fsio, "atomic_write", failing)
+    with pytest.raises(engine.ManifestWriteError, match=r"No space left on device.*--resume"):
+        convert(src, dst, detector=FAKE)
+    monkeypatch.undo()
+    assert len((dst / MANIFEST_NAME).read_bytes().splitlines()) == 20
+    again = convert(src, dst, detector=FAKE, resume=True)
+    assert again.exit_code == 0 and again.resumed == 20
