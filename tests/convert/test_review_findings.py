@@ -331,3 +331,28 @@ def test_a_full_disk_while_rewriting_the_manifest_keeps_the_log(
     assert len((dst / MANIFEST_NAME).read_bytes().splitlines()) == 20
     again = convert(src, dst, detector=FAKE, resume=True)
     assert again.exit_code == 0 and again.resumed == 20
+
+
+def pid_detector(data: bytes, **kw: object) -> object:
+    """The stand-in detector, noting which process called it with which bytes."""
+    log = os.environ.get("MOJIFIX_TEST_PID_LOG")
+    if log:
+        with open(log, "a") as f:
+            f.write(f"{os.getpid()} {hashlib.sha1(data).hexdigest()}\n")
+    return engine.load_detector(FAKE)(data, **kw)
+
+
+def test_workers_start_from_a_detector_the_parent_warmed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With --workers the parent calls the detector once before the fork (the model is then loaded
+    once and shared); every file is still detected in a worker."""
+    log = tmp_path / "pids.log"
+    monkeypatch.setenv("MOJIFIX_TEST_PID_LOG", str(log))
+    src = _bulk(tmp_path / "src", 12)
+    report = convert(src, tmp_path / "dst", detector="test_review_findings:pid_detector", workers=2)
+    assert report.exit_code == 0
+    calls = [line.split() for line in log.read_text().splitlines()]
+    parent = [h for pid, h in calls if int(pid) == os.getpid()]
+    assert parent == [hashlib.sha1(engine._WARM_UP).hexdigest()]
+    assert len(calls) - 1 >= 12 and all(int(pid) != os.getpid() for pid, _ in calls[1:])

@@ -43,6 +43,9 @@ BATCH_BYTES = 8 * 1024 * 1024
 #: tasks in flight per worker: enough to keep workers busy, bounded so memory stays bounded
 INFLIGHT_PER_WORKER = 4
 _Q = QUARANTINE_DIR.encode()
+#: what the parent detects before starting workers: short legacy text (windows-1252), so that the
+#: detector's first call, which loads the model, happens once
+_WARM_UP = "Les élèves ont étudié l’œuvre de Molière.\n".encode("cp1252")
 
 
 class FatalIOError(ConversionError):
@@ -553,6 +556,9 @@ def _execute(
     items = ((i, e, prev_of[i]) for i, e in enumerate(entries))
     if job.opts.workers <= 1:
         return _run_serial(job, items, sink)
+    # One detector call here, before the fork, loads what its first call loads (the model, decoder
+    # tables) once: the workers share those pages instead of each loading its own copy.
+    load_detector(job.opts.detector)(_WARM_UP, domain="file")
     ctx = multiprocessing.get_context("fork")
     fatal = None
     directories: set[bytes] = set()
