@@ -23,7 +23,7 @@ import numpy as np
 
 from mojifix.detect import ambiguity, ascii, binary, bom, escape, priors, structure, validity
 from mojifix.detect.declarations import Declaration, find_declaration
-from mojifix.detect.encodings import EncodingInfo, candidates_for, canonical_name
+from mojifix.detect.encodings import SERVES, EncodingInfo, candidates_for, canonical_name
 from mojifix.detect.result import Candidate, Detection, Evidence
 from mojifix.detect.scoring import TOP_LANGUAGES_SHORT, LanguageScore, Scorer, get_scorer, top_languages
 from mojifix.detect.utf8 import Utf8Validator
@@ -85,6 +85,12 @@ SHORTLIST_MARGIN = 15.0
 #: ... and the best this many per script are kept whatever the margins (3 lost x-mac-cyrillic to
 #: windows-1251 when NBSP, a rare character, was the only difference; 5 costs ~5% speed).
 SHORTLIST_MIN = 5
+#: the shortlist's histogram counts ASCII bytes up to this many times the non-ASCII bytes (scaled down
+#: beyond): ASCII reads alike in every code page, but its letters choose each page's best unigram
+#: language, and a CSV of English ids beside Lithuanian translations ranked every page in English,
+#: where windows-1252/Mac Roman letters are cheaper than "š č ė": cp775 fell off the shortlist and Mac
+#: Roman junk won. Chosen on the development sets (docs/detection.md, "Served languages").
+SHORTLIST_ASCII_RATIO = 8.0
 #: EBCDIC is considered only when its space byte (0x40) is at least this share of the input (EBCDIC
 #: prose has ~15% spaces, ASCII-family text has 0x40 "@" well below 1%), or when EBCDIC letter bytes
 #: (0x81-0xA9, 0xC1-0xE9 minus gaps) make up at least EBCDIC_LETTER_SHARE of it (word lists, short
@@ -150,6 +156,28 @@ PARTIAL_ERROR_LOGP = -10.0
 #: file's own word) that clear text evidence still overrides (a page re-encoded without updating its
 #: <meta> reads hundreds of nats better in its real encoding). Not tuned on a data set.
 DECLARATION_LOGP = 12.0
+#: log odds (nats) of a national code page for a text whose main language it does not serve. A reading
+#: of a national code page is scored in its own languages and English (``encodings.SERVES``), so an
+#: English text with one byte that reads "£" in windows-1252 and "Ł" in windows-1250 read about equally
+#: well both ways (the "Ł12" word scored as Polish at ``MIX_WORD_LOGP``): the two pages tied and the file
+#: was quarantined. But English is not what windows-1250 was made for: P(windows-1250 | English text) is
+#: far below P(windows-1252 | English text), as the issue's Swedish/German/English notes called
+#: "ambiguous vs windows-1258/1257/1255/1250" say too. The term prices that: readings whose best
+#: language is one their code page serves, or of a page serving every language it writes (the Western
+#: pages), pay nothing. Chosen on the development sets (see docs/detection.md, "Served languages").
+UNSERVED_LANGUAGE_LOGP = -3.0
+#: cost (nats) of each non-ASCII letter glued to an ASCII digit ("Ł12", "12Ž"). The byte before "12" in
+#: "£12" is a currency sign in windows-1252 and a letter in windows-1250; the model counts digits as
+#: separators, so it priced "Ł" + digits like a word-final "Ł", and the two readings tied. A currency
+#: sign, degree sign or other symbol before or after digits is ordinary text; a letter of an alphabetic
+#: script glued to them is rare (ordinal indicators "º ª", the micro sign and CJK, which glues "2023年",
+#: are exempt). Only readings that differ there are affected: ASCII reads alike in all of them.
+#: Chosen on the development sets (docs/detection.md, "Served languages").
+GLUED_LETTER_LOGP = -3.0
+_GLUED = re.compile(r"(?<=[0-9])[^\x00-\x7f]|[^\x00-\x7f](?=[0-9])")
+_GLUED_OK = frozenset("ºªµ")
+#: Han, kana, Hangul (and their compatibility forms): written next to digits without a space
+_CJK_LETTER = re.compile(r"[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 #: confidence reported for decisions that do not come from the statistical model (BOM, valid UTF-8,
 #: UTF-16/32 structure, escape sequences): these are near-certain, but not proofs.
 STRUCTURAL_CONFIDENCE = 0.99
@@ -948,6 +976,19 @@ def _rank(
                     "declaration", f"the input declares {info.name}; all its bytes decode", DECLARATION_LOGP
                 )
             )
+        glued = _glued_letters(text) if ls.letters else 0
+        if glued:
+            prior += GLUED_LETTER_LOGP * glued
+            evs.append(Evidence("prior", f"{glued} letters glued to digits", GLUED_LETTER_LOGP * glued))
+        if ls.language is not None and not _serves(members, ls.language):
+            prior += UNSERVED_LANGUAGE_LOGP
+            evs.append(
+                Evidence(
+                    "prior",
+                    f"reads as {ls.language}, a language {info.name} was not made for",
+                    UNSERVED_LANGUAGE_LOGP,
+                )
+            )
         errors = s.partial.get(info.name)
         if errors:
             evs.append(Evidence("invalid", _errors_detail(errors), float(len(errors))))
@@ -955,6 +996,19 @@ def _rank(
         ranked.append((ls.loglik + prior, info, ls.language, tuple(evs), ls))
     ranked.sort(key=lambda r: -r[0])
     return ranked
+
+
+def _glued_letters(text: str) -> int:
+    """Letters of alphabetic scripts directly before or after an ASCII digit (:data:`GLUED_LETTER_LOGP`)."""
+    return sum(
+        1 for ch in _GLUED.findall(text) if ch.isalpha() and ch not in _GLUED_OK and not _CJK_LETTER.match(ch)
+    )
+
+
+def _serves(members: list[_Survivor], language: str) -> bool:
+    """True when some encoding of a group of identical readings serves ``language``: a Western page
+    (not in ``SERVES``: every language it writes is its own) or a national one made for it."""
+    return any(language in SERVES.get(info.name, (language,)) for info, _ in members)
 
 
 def _prune(
@@ -1144,6 +1198,10 @@ def _shortlist(scorer: Scorer, survivors: list[_Survivor], hist: np.ndarray) -> 
     singles = [info.name for info, _ in survivors if info.kind == "single"]
     if len(singles) <= SHORTLIST_MIN:
         return survivors
+    low, high = int(hist[:128].sum()), int(hist[128:].sum())
+    if low > SHORTLIST_ASCII_RATIO * high:
+        hist = hist.astype(np.float64)
+        hist[:128] *= SHORTLIST_ASCII_RATIO * high / low
     scores, scripts = scorer.histogram_scores(singles, hist)
     # code pages that read every byte value present alike count once towards SHORTLIST_MIN: otherwise
     # five Latin pages reading 0xF8 as "ø" filled the quota and windows-1257's "ų" never got scored
