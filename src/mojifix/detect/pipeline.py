@@ -100,6 +100,12 @@ EBCDIC_LETTER_SHARE = 0.5
 #: ... or when ASCII lower-case letters and spaces are under this share (EBCDIC Greek word lists have
 #: neither many 0x40 nor Latin EBCDIC letters; ASCII-family prose has 60%+ of them).
 ASCII_LIKE_SHARE = 0.2
+#: ... and in any case only when the input has an EBCDIC space or line break (0x40, 0x15, 0x25, 0x0D),
+#: unless it is at most this many bytes (one word). 16 bytes of Big5 ("奶奶說，包餃子的") read as cp037
+#: "vuvu]~~ v)]Vu%¡[" came within a nat of the Big5 reading: seven letters among cheap ASCII marks.
+#: EBCDIC text longer than a word has spaces or line breaks. Reasoning; checked on the development sets.
+EBCDIC_UNBROKEN_MAX = 12
+_EBCDIC_BREAKS = (0x40, 0x15, 0x25, 0x0D)
 _ASCII_LOWER = slice(0x61, 0x7B)
 #: EBCDIC letter byte ranges, as slices of the byte histogram (0x81-0x89, 0x91-0x99, 0xA2-0xA9, ...)
 _EBCDIC_LETTERS = tuple(
@@ -176,6 +182,15 @@ UNSERVED_LANGUAGE_LOGP = -3.0
 GLUED_LETTER_LOGP = -3.0
 _GLUED = re.compile(r"(?<=[0-9])[^\x00-\x7f]|[^\x00-\x7f](?=[0-9])")
 _GLUED_OK = frozenset("ºªµ")
+#: cost (nats) of each rare ASCII mark ``[ ] { } | \\ ~ ^`` between two letters ("Gr{n", "f}r"). EBCDIC
+#: pages put German, Nordic and French letters where others put these marks (cp273's "ä" is cp037's
+#: "{"), and the model prices a rare mark about like a rare letter, so a German cp037 text read by
+#: cp273 with braces for umlauts won at 0.98. Prose has these marks at word edges, not inside words
+#: (the non-ASCII marks pay ``scoring.IN_WORD_MARK_LOGP`` there; this is the same price). Only readings
+#: that differ there are affected: the ASCII-compatible ones all read ASCII alike, so it is counted
+#: only when EBCDIC readings compete. Chosen on the development sets (docs/detection.md).
+IN_WORD_ASCII_MARK_LOGP = -10.0
+_IN_WORD_ASCII_MARK = re.compile(r"(?<=[^\W\d_])[\[\]{}|\\~^](?=[^\W\d_])")
 #: Han, kana, Hangul (and their compatibility forms): written next to digits without a space
 _CJK_LETTER = re.compile(r"[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 #: confidence reported for decisions that do not come from the statistical model (BOM, valid UTF-8,
@@ -724,6 +739,8 @@ def _utf16_content(s: _State) -> structure.ContentReading | None:
 def _ebcdic_like(counts: list[int], n: int) -> bool:
     """Whether EBCDIC candidates are worth considering (see :data:`EBCDIC_SPACE_SHARE`), from the byte
     histogram as a list of integers."""
+    if n > EBCDIC_UNBROKEN_MAX and not any(counts[b] for b in _EBCDIC_BREAKS):
+        return False
     return bool(
         counts[0x40] >= EBCDIC_SPACE_SHARE * n
         or sum(sum(counts[r]) for r in _EBCDIC_LETTERS) >= EBCDIC_LETTER_SHARE * n
@@ -974,6 +991,16 @@ def _rank(
             evs.append(
                 Evidence(
                     "declaration", f"the input declares {info.name}; all its bytes decode", DECLARATION_LOGP
+                )
+            )
+        marks = len(_IN_WORD_ASCII_MARK.findall(text)) if uniform and ls.letters else 0
+        if marks:
+            prior += IN_WORD_ASCII_MARK_LOGP * marks
+            evs.append(
+                Evidence(
+                    "prior",
+                    f"{marks} ASCII marks such as [ ] {{ }} inside words",
+                    IN_WORD_ASCII_MARK_LOGP * marks,
                 )
             )
         glued = _glued_letters(text) if ls.letters else 0
