@@ -199,3 +199,35 @@ def test_letters_glued_to_digits_count_only_alphabetic_scripts():
 
     assert _glued_letters("cost Ł12, 12Ž and £12") == 2
     assert _glued_letters("1º lugar, 2ª vez, 5µm, 2023年, 30€, 20°C") == 0
+
+
+def test_maltese_iso_8859_3_is_read_as_maltese():
+    # the model has Maltese now (CLDR's locale data): ċ ġ ħ ż are letters of a language, not junk
+    text = (
+        "Il-belt kapitali ta' Malta hija l-Belt Valletta. Għandha ħafna knejjes u palazzi antiki, "
+        "u kull sena jiġu eluf ta' turisti jżuru l-gżira. Il-lingwa Maltija tinkiteb b'ittri Latini "
+        "bħal ċ, ġ, ħ u ż, u hija l-unika lingwa Semitika uffiċjali fl-Unjoni Ewropea."
+    )
+    d = detect(text.encode("iso8859_3"))
+    assert d.encoding == "ISO-8859-3" and d.best().language == "mt"
+    assert not d.ambiguous
+
+
+def test_ascii_marks_inside_words_count_against_an_ebcdic_twin():
+    # cp273 reads cp037's umlaut bytes as braces and bars: "ge{ffnet", "}berpr}fen"
+    text = (
+        "Die Datei konnte nicht geöffnet werden. Überprüfen Sie bitte, ob Sie über die nötigen Rechte "
+        "verfügen, und versuchen Sie es später erneut. Änderungen wurden nicht gespeichert."
+    )
+    d = detect(text.encode("cp037"))
+    assert d.encoding == "cp037" and not d.ambiguous
+    twin = next(c for c in d.candidates if c.encoding == "cp273")
+    assert any("inside words" in ev.detail for ev in twin.evidence)
+
+
+def test_short_cjk_without_ebcdic_breaks_has_no_ebcdic_reading():
+    d = detect("奶奶說，包餃子的".encode("big5"))  # 16 bytes, no EBCDIC space or line break
+    assert d.encoding == "Big5" and d.best().confidence >= 0.99
+    from mojifix.detect.encodings import by_name
+
+    assert all(by_name(c.encoding).kind != "ebcdic" for c in d.candidates)
