@@ -993,7 +993,7 @@ def _rank(
                     "declaration", f"the input declares {info.name}; all its bytes decode", DECLARATION_LOGP
                 )
             )
-        marks = len(_IN_WORD_ASCII_MARK.findall(text)) if uniform and ls.letters else 0
+        marks, glued = _text_marks(text, uniform) if ls.letters else (0, 0)
         if marks:
             prior += IN_WORD_ASCII_MARK_LOGP * marks
             evs.append(
@@ -1003,7 +1003,6 @@ def _rank(
                     IN_WORD_ASCII_MARK_LOGP * marks,
                 )
             )
-        glued = _glued_letters(text) if ls.letters else 0
         if glued:
             prior += GLUED_LETTER_LOGP * glued
             evs.append(Evidence("prior", f"{glued} letters glued to digits", GLUED_LETTER_LOGP * glued))
@@ -1023,6 +1022,19 @@ def _rank(
         ranked.append((ls.loglik + prior, info, ls.language, tuple(evs), ls))
     ranked.sort(key=lambda r: -r[0])
     return ranked
+
+
+def _text_marks(text: str, uniform: bool) -> tuple[int, int]:
+    """(rare ASCII marks inside words, counted only when EBCDIC readings compete; letters glued to
+    digits) in a reading: :data:`IN_WORD_ASCII_MARK_LOGP`, :data:`GLUED_LETTER_LOGP`."""
+    return len(_IN_WORD_ASCII_MARK.findall(text)) if uniform else 0, _glued_letters(text)
+
+
+def _marks_logp(text: str, uniform: bool) -> float:
+    """The log-odds :func:`_text_marks` adds to a reading (the pruning passes add it too, so that a
+    reading they keep or drop is judged as the final ranking judges it)."""
+    marks, glued = _text_marks(text, uniform)
+    return IN_WORD_ASCII_MARK_LOGP * marks + GLUED_LETTER_LOGP * glued
 
 
 def _glued_letters(text: str) -> int:
@@ -1068,9 +1080,13 @@ def _prune(
         t[: len(prefix)] if single else _decode_for_scoring(info, prefix, False)
         for t, info, single in zip(texts, names, bytewise, strict=True)
     ]
+    uniform = any(not i.ascii_compatible for i in names)
     prior = [
-        priors.base_prior(i.name) + priors.tld_prior(i.name, s.tld) + _declared_logp(s, groups[t])
-        for i, t in zip(names, texts, strict=True)
+        priors.base_prior(i.name)
+        + priors.tld_prior(i.name, s.tld)
+        + _declared_logp(s, groups[t])
+        + _marks_logp(h, uniform)
+        for i, t, h in zip(names, texts, heads, strict=True)
     ]
     single_idx = [i for i, single in enumerate(bytewise) if single]
     bound, first = _bound_first(
@@ -1133,8 +1149,12 @@ def _score_bounded(
     keys = [_languages_of(groups[t]) for t in texts]
     total = sum(len(t) for t in texts)
     k = top_languages(total)
+    uniform = any(not i.ascii_compatible for i in names)
     prior = [
-        priors.base_prior(i.name) + priors.tld_prior(i.name, s.tld) + _declared_logp(s, groups[t])
+        priors.base_prior(i.name)
+        + priors.tld_prior(i.name, s.tld)
+        + _declared_logp(s, groups[t])
+        + _marks_logp(t, uniform)
         for i, t in zip(names, texts, strict=True)
     ]
     if total <= BOUNDED_ONE_CALL_CHARS:
