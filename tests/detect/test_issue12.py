@@ -219,7 +219,8 @@ def test_ascii_marks_inside_words_count_against_an_ebcdic_twin():
         "Die Datei konnte nicht geöffnet werden. Überprüfen Sie bitte, ob Sie über die nötigen Rechte "
         "verfügen, und versuchen Sie es später erneut. Änderungen wurden nicht gespeichert."
     )
-    d = detect(text.encode("cp037"))
+    assert detect(text.encode("cp037")).encoding == "cp037"
+    d = detect(text.encode("cp037"), candidates=["cp037", "cp273"])  # the twin kept in the result
     assert d.encoding == "cp037" and not d.ambiguous
     twin = next(c for c in d.candidates if c.encoding == "cp273")
     assert any("inside words" in ev.detail for ev in twin.evidence)
