@@ -182,6 +182,9 @@ UNSERVED_LANGUAGE_LOGP = -3.0
 GLUED_LETTER_LOGP = -3.0
 _GLUED = re.compile(r"(?<=[0-9])[^\x00-\x7f]|[^\x00-\x7f](?=[0-9])")
 _GLUED_OK = frozenset("ºªµ")
+#: a non-ASCII byte next to an ASCII digit: without one, no reading has a letter glued to a digit
+#: (decoded characters sit where their bytes are) and the readings are not searched
+_GLUED_BYTES = re.compile(rb"[0-9][\x80-\xff]|[\x80-\xff][0-9]")
 #: cost (nats) of each rare ASCII mark ``[ ] { } | \\ ~ ^`` between two letters ("Gr{n", "f}r"). EBCDIC
 #: pages put German, Nordic and French letters where others put these marks (cp273's "ä" is cp037's
 #: "{"), and the model prices a rare mark about like a rare letter, so a German cp037 text read by
@@ -936,6 +939,7 @@ def _rank(
     # ASCII markup (Latin letters, foreign to Greek) made every code page's best unigram language a
     # Latin one, and windows-1253 lost its place among the Greek readings
     survivors = _shortlist(scorer, survivors, np.bincount(np.frombuffer(data, np.uint8), minlength=256))
+    glue = _GLUED_BYTES.search(data) is not None
     groups: dict[str, list[_Survivor]] = {}
     for info, ev in survivors:
         if info.kind == "single":  # (_decode_for_scoring, inlined for the usual case)
@@ -993,7 +997,7 @@ def _rank(
                     "declaration", f"the input declares {info.name}; all its bytes decode", DECLARATION_LOGP
                 )
             )
-        marks, glued = _text_marks(text, uniform) if ls.letters else (0, 0)
+        marks, glued = _text_marks(text, uniform, glue) if ls.letters else (0, 0)
         if marks:
             prior += IN_WORD_ASCII_MARK_LOGP * marks
             evs.append(
@@ -1024,16 +1028,22 @@ def _rank(
     return ranked
 
 
-def _text_marks(text: str, uniform: bool) -> tuple[int, int]:
-    """(rare ASCII marks inside words, counted only when EBCDIC readings compete; letters glued to
-    digits) in a reading: :data:`IN_WORD_ASCII_MARK_LOGP`, :data:`GLUED_LETTER_LOGP`."""
-    return len(_IN_WORD_ASCII_MARK.findall(text)) if uniform else 0, _glued_letters(text)
+def _text_marks(text: str, uniform: bool, glue: bool) -> tuple[int, int]:
+    """(rare ASCII marks inside words, counted only when EBCDIC readings compete (``uniform``); letters
+    glued to digits, looked for only when the bytes have a non-ASCII byte next to a digit (``glue``))
+    in a reading: :data:`IN_WORD_ASCII_MARK_LOGP`, :data:`GLUED_LETTER_LOGP`."""
+    return (
+        len(_IN_WORD_ASCII_MARK.findall(text)) if uniform else 0,
+        _glued_letters(text) if glue else 0,
+    )
 
 
-def _marks_logp(text: str, uniform: bool) -> float:
+def _marks_logp(text: str, uniform: bool, glue: bool) -> float:
     """The log-odds :func:`_text_marks` adds to a reading (the pruning passes add it too, so that a
     reading they keep or drop is judged as the final ranking judges it)."""
-    marks, glued = _text_marks(text, uniform)
+    if not (uniform or glue):
+        return 0.0
+    marks, glued = _text_marks(text, uniform, glue)
     return IN_WORD_ASCII_MARK_LOGP * marks + GLUED_LETTER_LOGP * glued
 
 
@@ -1081,11 +1091,12 @@ def _prune(
         for t, info, single in zip(texts, names, bytewise, strict=True)
     ]
     uniform = any(not i.ascii_compatible for i in names)
+    glue = _GLUED_BYTES.search(prefix) is not None
     prior = [
         priors.base_prior(i.name)
         + priors.tld_prior(i.name, s.tld)
         + _declared_logp(s, groups[t])
-        + _marks_logp(h, uniform)
+        + _marks_logp(h, uniform, glue)
         for i, t, h in zip(names, texts, heads, strict=True)
     ]
     single_idx = [i for i, single in enumerate(bytewise) if single]
@@ -1150,11 +1161,12 @@ def _score_bounded(
     total = sum(len(t) for t in texts)
     k = top_languages(total)
     uniform = any(not i.ascii_compatible for i in names)
+    glue = _GLUED_BYTES.search(data) is not None
     prior = [
         priors.base_prior(i.name)
         + priors.tld_prior(i.name, s.tld)
         + _declared_logp(s, groups[t])
-        + _marks_logp(t, uniform)
+        + _marks_logp(t, uniform, glue)
         for i, t in zip(names, texts, strict=True)
     ]
     if total <= BOUNDED_ONE_CALL_CHARS:
