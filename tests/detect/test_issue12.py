@@ -166,3 +166,69 @@ def test_romanian_comma_below_vs_cedilla_is_ambiguous():
         assert d.ambiguous, codec
         assert {c.encoding for c in d.candidates[:2]} == {"ISO-8859-16", "windows-1250"}
         assert d.candidates[0].confidence == d.candidates[1].confidence == 0.5
+
+
+_POUND_NOTE = (
+    "Notes from the walk. Tickets cost £12 return — “cheaper than parking”, the guide said, "
+    "and the café by the harbour opens at nine. We met at the station before ten o'clock and "
+    "took the coast path north; the tide was out and the rocks were dry. "
+)
+
+
+def test_pound_before_digits_in_english_is_windows_1252_and_confident():
+    # 0xA3 is "£" in windows-1252 and "Ł" in windows-1250: "Ł12" is a letter glued to digits, in an
+    # English text that windows-1250 was not made for; both facts are recorded on the loser
+    d = detect(_POUND_NOTE.encode("cp1252"))
+    assert d.encoding == "windows-1252"
+    assert not d.ambiguous and d.best().confidence >= 0.9
+    loser = next(c for c in d.candidates if c.encoding == "windows-1250")
+    details = [ev.detail for ev in loser.evidence if ev.kind == "prior"]
+    assert any("glued to digits" in x for x in details)
+    assert any("not made for" in x for x in details)
+
+
+def test_polish_text_keeps_its_code_page():
+    text = "Bilet kosztuje 12 zł. Łódź i Gdańsk są w Polsce, a Łukasz mieszka w Krakowie od 2019 roku."
+    d = detect(text.encode("cp1250"))
+    assert d.encoding == "windows-1250" and d.best().language == "pl"
+    assert not any("not made for" in ev.detail for ev in d.best().evidence)
+
+
+def test_letters_glued_to_digits_count_only_alphabetic_scripts():
+    from mojifix.detect.pipeline import _glued_letters
+
+    assert _glued_letters("cost Ł12, 12Ž and £12") == 2
+    assert _glued_letters("1º lugar, 2ª vez, 5µm, 2023年, 30€, 20°C") == 0
+
+
+def test_maltese_iso_8859_3_is_read_as_maltese():
+    # the model has Maltese now (CLDR's locale data): ċ ġ ħ ż are letters of a language, not junk
+    text = (
+        "Il-belt kapitali ta' Malta hija l-Belt Valletta. Għandha ħafna knejjes u palazzi antiki, "
+        "u kull sena jiġu eluf ta' turisti jżuru l-gżira. Il-lingwa Maltija tinkiteb b'ittri Latini "
+        "bħal ċ, ġ, ħ u ż, u hija l-unika lingwa Semitika uffiċjali fl-Unjoni Ewropea."
+    )
+    d = detect(text.encode("iso8859_3"))
+    assert d.encoding == "ISO-8859-3" and d.best().language == "mt"
+    assert not d.ambiguous
+
+
+def test_ascii_marks_inside_words_count_against_an_ebcdic_twin():
+    # cp273 reads cp037's umlaut bytes as braces and bars: "ge{ffnet", "}berpr}fen"
+    text = (
+        "Die Datei konnte nicht geöffnet werden. Überprüfen Sie bitte, ob Sie über die nötigen Rechte "
+        "verfügen, und versuchen Sie es später erneut. Änderungen wurden nicht gespeichert."
+    )
+    assert detect(text.encode("cp037")).encoding == "cp037"
+    d = detect(text.encode("cp037"), candidates=["cp037", "cp273"])  # the twin kept in the result
+    assert d.encoding == "cp037" and not d.ambiguous
+    twin = next(c for c in d.candidates if c.encoding == "cp273")
+    assert any("inside words" in ev.detail for ev in twin.evidence)
+
+
+def test_short_cjk_without_ebcdic_breaks_has_no_ebcdic_reading():
+    d = detect("奶奶說，包餃子的".encode("big5"))  # 16 bytes, no EBCDIC space or line break
+    assert d.encoding == "Big5" and d.best().confidence >= 0.99
+    from mojifix.detect.encodings import by_name
+
+    assert all(by_name(c.encoding).kind != "ebcdic" for c in d.candidates)

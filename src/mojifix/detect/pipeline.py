@@ -23,7 +23,7 @@ import numpy as np
 
 from mojifix.detect import ambiguity, ascii, binary, bom, escape, priors, structure, validity
 from mojifix.detect.declarations import Declaration, find_declaration
-from mojifix.detect.encodings import EncodingInfo, candidates_for, canonical_name
+from mojifix.detect.encodings import SERVES, EncodingInfo, candidates_for, canonical_name
 from mojifix.detect.result import Candidate, Detection, Evidence
 from mojifix.detect.scoring import TOP_LANGUAGES_SHORT, LanguageScore, Scorer, get_scorer, top_languages
 from mojifix.detect.utf8 import Utf8Validator
@@ -85,6 +85,12 @@ SHORTLIST_MARGIN = 15.0
 #: ... and the best this many per script are kept whatever the margins (3 lost x-mac-cyrillic to
 #: windows-1251 when NBSP, a rare character, was the only difference; 5 costs ~5% speed).
 SHORTLIST_MIN = 5
+#: the shortlist's histogram counts ASCII bytes up to this many times the non-ASCII bytes (scaled down
+#: beyond): ASCII reads alike in every code page, but its letters choose each page's best unigram
+#: language, and a CSV of English ids beside Lithuanian translations ranked every page in English,
+#: where windows-1252/Mac Roman letters are cheaper than "š č ė": cp775 fell off the shortlist and Mac
+#: Roman junk won. Chosen on the development sets (docs/detection.md, "Served languages").
+SHORTLIST_ASCII_RATIO = 8.0
 #: EBCDIC is considered only when its space byte (0x40) is at least this share of the input (EBCDIC
 #: prose has ~15% spaces, ASCII-family text has 0x40 "@" well below 1%), or when EBCDIC letter bytes
 #: (0x81-0xA9, 0xC1-0xE9 minus gaps) make up at least EBCDIC_LETTER_SHARE of it (word lists, short
@@ -94,6 +100,12 @@ EBCDIC_LETTER_SHARE = 0.5
 #: ... or when ASCII lower-case letters and spaces are under this share (EBCDIC Greek word lists have
 #: neither many 0x40 nor Latin EBCDIC letters; ASCII-family prose has 60%+ of them).
 ASCII_LIKE_SHARE = 0.2
+#: ... and in any case only when the input has an EBCDIC space or line break (0x40, 0x15, 0x25, 0x0D),
+#: unless it is at most this many bytes (one word). 16 bytes of Big5 ("奶奶說，包餃子的") read as cp037
+#: "vuvu]~~ v)]Vu%¡[" came within a nat of the Big5 reading: seven letters among cheap ASCII marks.
+#: EBCDIC text longer than a word has spaces or line breaks. Reasoning; checked on the development sets.
+EBCDIC_UNBROKEN_MAX = 12
+_EBCDIC_BREAKS = (0x40, 0x15, 0x25, 0x0D)
 _ASCII_LOWER = slice(0x61, 0x7B)
 #: EBCDIC letter byte ranges, as slices of the byte histogram (0x81-0x89, 0x91-0x99, 0xA2-0xA9, ...)
 _EBCDIC_LETTERS = tuple(
@@ -150,6 +162,40 @@ PARTIAL_ERROR_LOGP = -10.0
 #: file's own word) that clear text evidence still overrides (a page re-encoded without updating its
 #: <meta> reads hundreds of nats better in its real encoding). Not tuned on a data set.
 DECLARATION_LOGP = 12.0
+#: log odds (nats) of a national code page for a text whose main language it does not serve. A reading
+#: of a national code page is scored in its own languages and English (``encodings.SERVES``), so an
+#: English text with one byte that reads "£" in windows-1252 and "Ł" in windows-1250 read about equally
+#: well both ways (the "Ł12" word scored as Polish at ``MIX_WORD_LOGP``): the two pages tied and the file
+#: was quarantined. But English is not what windows-1250 was made for: P(windows-1250 | English text) is
+#: far below P(windows-1252 | English text), as the issue's Swedish/German/English notes called
+#: "ambiguous vs windows-1258/1257/1255/1250" say too. The term prices that: readings whose best
+#: language is one their code page serves, or of a page serving every language it writes (the Western
+#: pages), pay nothing. Chosen on the development sets (see docs/detection.md, "Served languages").
+UNSERVED_LANGUAGE_LOGP = -3.0
+#: cost (nats) of each non-ASCII letter glued to an ASCII digit ("Ł12", "12Ž"). The byte before "12" in
+#: "£12" is a currency sign in windows-1252 and a letter in windows-1250; the model counts digits as
+#: separators, so it priced "Ł" + digits like a word-final "Ł", and the two readings tied. A currency
+#: sign, degree sign or other symbol before or after digits is ordinary text; a letter of an alphabetic
+#: script glued to them is rare (ordinal indicators "º ª", the micro sign and CJK, which glues "2023年",
+#: are exempt). Only readings that differ there are affected: ASCII reads alike in all of them.
+#: Chosen on the development sets (docs/detection.md, "Served languages").
+GLUED_LETTER_LOGP = -3.0
+_GLUED = re.compile(r"(?<=[0-9])[^\x00-\x7f]|[^\x00-\x7f](?=[0-9])")
+_GLUED_OK = frozenset("ºªµ")
+#: a non-ASCII byte next to an ASCII digit: without one, no reading has a letter glued to a digit
+#: (decoded characters sit where their bytes are) and the readings are not searched
+_GLUED_BYTES = re.compile(rb"[0-9][\x80-\xff]|[\x80-\xff][0-9]")
+#: cost (nats) of each rare ASCII mark ``[ ] { } | \\ ~ ^`` between two letters ("Gr{n", "f}r"). EBCDIC
+#: pages put German, Nordic and French letters where others put these marks (cp273's "ä" is cp037's
+#: "{"), and the model prices a rare mark about like a rare letter, so a German cp037 text read by
+#: cp273 with braces for umlauts won at 0.98. Prose has these marks at word edges, not inside words
+#: (the non-ASCII marks pay ``scoring.IN_WORD_MARK_LOGP`` there; this is the same price). Only readings
+#: that differ there are affected: the ASCII-compatible ones all read ASCII alike, so it is counted
+#: only when EBCDIC readings compete. Chosen on the development sets (docs/detection.md).
+IN_WORD_ASCII_MARK_LOGP = -10.0
+_IN_WORD_ASCII_MARK = re.compile(r"(?<=[^\W\d_])[\[\]{}|\\~^](?=[^\W\d_])")
+#: Han, kana, Hangul (and their compatibility forms): written next to digits without a space
+_CJK_LETTER = re.compile(r"[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 #: confidence reported for decisions that do not come from the statistical model (BOM, valid UTF-8,
 #: UTF-16/32 structure, escape sequences): these are near-certain, but not proofs.
 STRUCTURAL_CONFIDENCE = 0.99
@@ -696,6 +742,8 @@ def _utf16_content(s: _State) -> structure.ContentReading | None:
 def _ebcdic_like(counts: list[int], n: int) -> bool:
     """Whether EBCDIC candidates are worth considering (see :data:`EBCDIC_SPACE_SHARE`), from the byte
     histogram as a list of integers."""
+    if n > EBCDIC_UNBROKEN_MAX and not any(counts[b] for b in _EBCDIC_BREAKS):
+        return False
     return bool(
         counts[0x40] >= EBCDIC_SPACE_SHARE * n
         or sum(sum(counts[r]) for r in _EBCDIC_LETTERS) >= EBCDIC_LETTER_SHARE * n
@@ -891,6 +939,7 @@ def _rank(
     # ASCII markup (Latin letters, foreign to Greek) made every code page's best unigram language a
     # Latin one, and windows-1253 lost its place among the Greek readings
     survivors = _shortlist(scorer, survivors, np.bincount(np.frombuffer(data, np.uint8), minlength=256))
+    glue = _GLUED_BYTES.search(data) is not None
     groups: dict[str, list[_Survivor]] = {}
     for info, ev in survivors:
         if info.kind == "single":  # (_decode_for_scoring, inlined for the usual case)
@@ -948,6 +997,28 @@ def _rank(
                     "declaration", f"the input declares {info.name}; all its bytes decode", DECLARATION_LOGP
                 )
             )
+        marks, glued = _text_marks(text, uniform, glue) if ls.letters else (0, 0)
+        if marks:
+            prior += IN_WORD_ASCII_MARK_LOGP * marks
+            evs.append(
+                Evidence(
+                    "prior",
+                    f"{marks} ASCII marks such as [ ] {{ }} inside words",
+                    IN_WORD_ASCII_MARK_LOGP * marks,
+                )
+            )
+        if glued:
+            prior += GLUED_LETTER_LOGP * glued
+            evs.append(Evidence("prior", f"{glued} letters glued to digits", GLUED_LETTER_LOGP * glued))
+        if ls.language is not None and not _serves(members, ls.language):
+            prior += UNSERVED_LANGUAGE_LOGP
+            evs.append(
+                Evidence(
+                    "prior",
+                    f"reads as {ls.language}, a language {info.name} was not made for",
+                    UNSERVED_LANGUAGE_LOGP,
+                )
+            )
         errors = s.partial.get(info.name)
         if errors:
             evs.append(Evidence("invalid", _errors_detail(errors), float(len(errors))))
@@ -955,6 +1026,38 @@ def _rank(
         ranked.append((ls.loglik + prior, info, ls.language, tuple(evs), ls))
     ranked.sort(key=lambda r: -r[0])
     return ranked
+
+
+def _text_marks(text: str, uniform: bool, glue: bool) -> tuple[int, int]:
+    """(rare ASCII marks inside words, counted only when EBCDIC readings compete (``uniform``); letters
+    glued to digits, looked for only when the bytes have a non-ASCII byte next to a digit (``glue``))
+    in a reading: :data:`IN_WORD_ASCII_MARK_LOGP`, :data:`GLUED_LETTER_LOGP`."""
+    return (
+        len(_IN_WORD_ASCII_MARK.findall(text)) if uniform else 0,
+        _glued_letters(text) if glue else 0,
+    )
+
+
+def _marks_logp(text: str, uniform: bool, glue: bool) -> float:
+    """The log-odds :func:`_text_marks` adds to a reading (the pruning passes add it too, so that a
+    reading they keep or drop is judged as the final ranking judges it)."""
+    if not (uniform or glue):
+        return 0.0
+    marks, glued = _text_marks(text, uniform, glue)
+    return IN_WORD_ASCII_MARK_LOGP * marks + GLUED_LETTER_LOGP * glued
+
+
+def _glued_letters(text: str) -> int:
+    """Letters of alphabetic scripts directly before or after an ASCII digit (:data:`GLUED_LETTER_LOGP`)."""
+    return sum(
+        1 for ch in _GLUED.findall(text) if ch.isalpha() and ch not in _GLUED_OK and not _CJK_LETTER.match(ch)
+    )
+
+
+def _serves(members: list[_Survivor], language: str) -> bool:
+    """True when some encoding of a group of identical readings serves ``language``: a Western page
+    (not in ``SERVES``: every language it writes is its own) or a national one made for it."""
+    return any(language in SERVES.get(info.name, (language,)) for info, _ in members)
 
 
 def _prune(
@@ -987,9 +1090,14 @@ def _prune(
         t[: len(prefix)] if single else _decode_for_scoring(info, prefix, False)
         for t, info, single in zip(texts, names, bytewise, strict=True)
     ]
+    uniform = any(not i.ascii_compatible for i in names)
+    glue = _GLUED_BYTES.search(prefix) is not None
     prior = [
-        priors.base_prior(i.name) + priors.tld_prior(i.name, s.tld) + _declared_logp(s, groups[t])
-        for i, t in zip(names, texts, strict=True)
+        priors.base_prior(i.name)
+        + priors.tld_prior(i.name, s.tld)
+        + _declared_logp(s, groups[t])
+        + _marks_logp(h, uniform, glue)
+        for i, t, h in zip(names, texts, heads, strict=True)
     ]
     single_idx = [i for i, single in enumerate(bytewise) if single]
     bound, first = _bound_first(
@@ -1052,8 +1160,13 @@ def _score_bounded(
     keys = [_languages_of(groups[t]) for t in texts]
     total = sum(len(t) for t in texts)
     k = top_languages(total)
+    uniform = any(not i.ascii_compatible for i in names)
+    glue = _GLUED_BYTES.search(data) is not None
     prior = [
-        priors.base_prior(i.name) + priors.tld_prior(i.name, s.tld) + _declared_logp(s, groups[t])
+        priors.base_prior(i.name)
+        + priors.tld_prior(i.name, s.tld)
+        + _declared_logp(s, groups[t])
+        + _marks_logp(t, uniform, glue)
         for i, t in zip(names, texts, strict=True)
     ]
     if total <= BOUNDED_ONE_CALL_CHARS:
@@ -1144,6 +1257,10 @@ def _shortlist(scorer: Scorer, survivors: list[_Survivor], hist: np.ndarray) -> 
     singles = [info.name for info, _ in survivors if info.kind == "single"]
     if len(singles) <= SHORTLIST_MIN:
         return survivors
+    low, high = int(hist[:128].sum()), int(hist[128:].sum())
+    if low > SHORTLIST_ASCII_RATIO * high:
+        hist = hist.astype(np.float64)
+        hist[:128] *= SHORTLIST_ASCII_RATIO * high / low
     scores, scripts = scorer.histogram_scores(singles, hist)
     # code pages that read every byte value present alike count once towards SHORTLIST_MIN: otherwise
     # five Latin pages reading 0xF8 as "ø" filled the quota and windows-1257's "ų" never got scored
