@@ -985,6 +985,256 @@ done:
     return result;
 }
 
+/* ---- repair's text split: words and the cost of everything else ---------------------------------------
+ *
+ * The reference is mojifix.repair._score._words_and_costs (_split, then each word's case flips and script
+ * mixes, then its case fold). What a character is (a word character, its symbol cost, its script...) is
+ * asked of the reference's own _char_facts once per code point and kept in CharFacts, so only the
+ * sequencing is written twice; the additions happen in the reference's order (the same doubles). */
+
+/* _char_facts' packed bits (the reference names them FACT_*) */
+#define FACT_WORD 0x01u
+#define FACT_JOINER 0x02u
+#define FACT_AFTER_LETTER_OK 0x04u
+#define FACT_INWORD_PUNCT 0x08u
+#define FACT_SPACE 0x10u
+#define FACT_ALPHA 0x20u
+#define FACT_LOWER 0x40u
+#define FACT_UPPER 0x80u
+#define FACT_SCRIPT(f) (((f) >> 8) & 0xFFu)
+#define FACT_COST(f) (((f) >> 16) & 0xFFu)
+#define FACT_KNOWN 0x80000000u
+#define FACT_COSTS_MAX 32
+#define FACT_BMP_SIZE 0x10000
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *facts_of;  /* the reference's _char_facts(ch) -> int */
+    uint32_t *bmp;       /* code point -> facts | FACT_KNOWN (0: not asked yet) */
+    PyObject *astral;    /* {code point: facts} for the supplementary planes */
+    double costs[FACT_COSTS_MAX];
+    Py_ssize_t costs_count;
+    double letter_then_symbol, symbol_in_word, case_flip, script_mix;
+} CharFacts;
+
+static void
+char_facts_dealloc(CharFacts *self)
+{
+    PyMem_Free(self->bmp);
+    Py_XDECREF(self->facts_of);
+    Py_XDECREF(self->astral);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+char_facts_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *facts_of, *costs;
+    double letter_then_symbol, symbol_in_word, case_flip, script_mix;
+    static char *keywords[] = {"facts_of", "costs", "letter_then_symbol", "symbol_in_word", "case_flip",
+                               "script_mix", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO!dddd", keywords, &facts_of, &PyTuple_Type, &costs,
+                                     &letter_then_symbol, &symbol_in_word, &case_flip, &script_mix)) {
+        return NULL;
+    }
+    if (!PyCallable_Check(facts_of) || PyTuple_GET_SIZE(costs) > FACT_COSTS_MAX) {
+        PyErr_SetString(PyExc_TypeError, "CharFacts takes a callable and at most 32 costs");
+        return NULL;
+    }
+    CharFacts *self = (CharFacts *)type->tp_alloc(type, 0);
+    if (self == NULL) return NULL;
+    self->costs_count = PyTuple_GET_SIZE(costs);
+    for (Py_ssize_t k = 0; k < self->costs_count; k++) {
+        self->costs[k] = PyFloat_AsDouble(PyTuple_GET_ITEM(costs, k));
+    }
+    self->bmp = PyMem_Calloc(FACT_BMP_SIZE, sizeof(uint32_t));
+    self->astral = PyDict_New();
+    Py_INCREF(facts_of);
+    self->facts_of = facts_of;
+    self->letter_then_symbol = letter_then_symbol;
+    self->symbol_in_word = symbol_in_word;
+    self->case_flip = case_flip;
+    self->script_mix = script_mix;
+    if (PyErr_Occurred() || self->bmp == NULL || self->astral == NULL) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+static PyTypeObject CharFactsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "mojifix._kernels.CharFacts",
+    .tp_doc = "CharFacts(facts_of, costs, letter_then_symbol, symbol_in_word, case_flip, script_mix)\n\n"
+              "What each character is for repair's scorer, asked of facts_of (the reference's\n"
+              "mojifix.repair._score._char_facts) once per code point; costs: the symbol costs its\n"
+              "FACT_COST index names; the four costs of _score's rules.",
+    .tp_basicsize = sizeof(CharFacts),
+    .tp_itemsize = 0,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = char_facts_new,
+    .tp_dealloc = (destructor)char_facts_dealloc,
+};
+
+/* The facts of ch (asked of the reference the first time), or FACT_KNOWN alone on error. */
+static uint32_t
+char_facts_of(CharFacts *self, Py_UCS4 ch)
+{
+    if (ch < FACT_BMP_SIZE && self->bmp[ch]) return self->bmp[ch];
+    PyObject *key = NULL, *value = NULL;
+    if (ch >= FACT_BMP_SIZE) {
+        key = PyLong_FromUnsignedLong(ch);
+        if (key == NULL) return FACT_KNOWN;
+        value = PyDict_GetItemWithError(self->astral, key);
+        if (value != NULL) {
+            Py_DECREF(key);
+            return (uint32_t)PyLong_AsUnsignedLong(value);
+        }
+        if (PyErr_Occurred()) {
+            Py_DECREF(key);
+            return FACT_KNOWN;
+        }
+    }
+    PyObject *str = PyUnicode_FromOrdinal((int)ch);
+    value = str == NULL ? NULL : PyObject_CallOneArg(self->facts_of, str);
+    Py_XDECREF(str);
+    uint32_t facts = FACT_KNOWN;
+    if (value != NULL) {
+        unsigned long raw = PyLong_AsUnsignedLong(value);
+        if (!PyErr_Occurred() && FACT_COST(raw) >= (unsigned long)self->costs_count) {
+            PyErr_SetString(PyExc_ValueError, "_char_facts gave a cost index past the costs");
+        }
+        if (!PyErr_Occurred()) {
+            facts = (uint32_t)raw | FACT_KNOWN;
+            if (ch < FACT_BMP_SIZE) {
+                self->bmp[ch] = facts;
+            }
+            else {
+                PyObject *packed = PyLong_FromUnsignedLong(facts);
+                if (packed == NULL || PyDict_SetItem(self->astral, key, packed) < 0) facts = FACT_KNOWN;
+                Py_XDECREF(packed);
+            }
+        }
+    }
+    Py_XDECREF(value);
+    Py_XDECREF(key);
+    return PyErr_Occurred() ? FACT_KNOWN : facts;
+}
+
+/* casefold, then "i\u0307" -> "i" and U+2019 -> "'" (the reference's _fold) */
+static PyObject *
+fold_word(PyObject *word)
+{
+    PyObject *folded = PyObject_CallMethod(word, "casefold", NULL);
+    static const Py_UCS4 dotted[2] = {'i', 0x0307}, apostrophe[1] = {0x2019};
+    const struct {
+        const Py_UCS4 *from;
+        Py_ssize_t from_len;
+        Py_UCS4 to;
+    } swaps[2] = {{dotted, 2, 'i'}, {apostrophe, 1, '\''}};
+    for (int k = 0; k < 2 && folded != NULL; k++) {
+        PyObject *from = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, swaps[k].from, swaps[k].from_len);
+        PyObject *to = PyUnicode_FromOrdinal((int)swaps[k].to);
+        PyObject *swapped = from && to ? PyUnicode_Replace(folded, from, to, -1) : NULL;
+        Py_XDECREF(from);
+        Py_XDECREF(to);
+        Py_SETREF(folded, swapped);
+    }
+    return folded;
+}
+
+/* Spec: mojifix.repair._score._words_and_costs. */
+static PyObject *
+py_words_and_costs(PyObject *module, PyObject *args)
+{
+    PyObject *text;
+    CharFacts *facts;
+    if (!PyArg_ParseTuple(args, "UO!", &text, &CharFactsType, &facts)) return NULL;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    Py_ssize_t *spans = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(n + 1));
+    PyObject *words = PyList_New(0);
+    PyObject *result = NULL;
+    if (spans == NULL || words == NULL) {
+        if (spans == NULL) PyErr_NoMemory();
+        goto done;
+    }
+    /* _split: words as [start, end) spans, and the summed cost of everything else */
+    Py_ssize_t count = 0, start = -1;
+    double other = 0.0;
+    int after_letter = 0, pending = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        uint32_t f = char_facts_of(facts, ch);
+        if (PyErr_Occurred()) goto done;
+        if ((f & FACT_WORD) || (start >= 0 && (f & FACT_JOINER))) {
+            if (pending) {
+                other -= facts->symbol_in_word;
+                pending = 0;
+            }
+            if (start < 0) start = i;
+            after_letter = 1;
+            continue;
+        }
+        int symbol = ch >= 0x80 && !(f & FACT_SPACE);
+        if (start >= 0) {
+            spans[count++] = start;
+            spans[count++] = i;
+            start = -1;
+            if (symbol && !(f & FACT_AFTER_LETTER_OK)) other -= facts->letter_then_symbol;
+        }
+        other += facts->costs[FACT_COST(f)];
+        if (after_letter && symbol && !(f & FACT_INWORD_PUNCT)) {
+            pending = 1;
+        }
+        else {
+            after_letter = 0;
+            pending = 0;
+        }
+    }
+    if (start >= 0) {
+        spans[count++] = start;
+        spans[count++] = n;
+    }
+    /* per word: case flips, script mixes (letters only), then the fold */
+    double total = other;
+    for (Py_ssize_t w = 0; w < count; w += 2) {
+        Py_ssize_t flips = 0, mixes = 0, last_script = -1;
+        int ascii = 1;
+        uint32_t prev = 0;
+        for (Py_ssize_t i = spans[w]; i < spans[w + 1]; i++) {
+            Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+            uint32_t f = char_facts_of(facts, ch);
+            if (PyErr_Occurred()) goto done;
+            if (i > spans[w] && (prev & FACT_LOWER) && (f & FACT_UPPER)) flips++;
+            if (ch >= 0x80) ascii = 0;
+            if (f & FACT_ALPHA) {
+                Py_ssize_t script = (Py_ssize_t)FACT_SCRIPT(f);
+                if (last_script >= 0 && script != last_script) mixes++;
+                last_script = script;
+            }
+            prev = f;
+        }
+        total -= facts->case_flip * (double)flips;
+        if (!ascii) total -= facts->script_mix * (double)mixes;
+        PyObject *word = PyUnicode_Substring(text, spans[w], spans[w + 1]);
+        PyObject *folded = word == NULL ? NULL : fold_word(word);
+        Py_XDECREF(word);
+        if (folded == NULL || PyList_Append(words, folded) < 0) {
+            Py_XDECREF(folded);
+            goto done;
+        }
+        Py_DECREF(folded);
+    }
+    result = Py_BuildValue("(Od)", words, total);
+done:
+    PyMem_Free(spans);
+    Py_XDECREF(words);
+    return result;
+}
+
 /* ---- the CJK encoders (gb18030/GBK, Big5, EUC-JP, Shift_JIS, EUC-KR) ----------------------------------
  *
  * The reference is mojifix.whatwg._cjk.StatelessCjkCodec.encode_char: every non-ASCII code point the
@@ -1287,6 +1537,10 @@ static PyMethodDef methods[] = {
      "primary_totals(per_word, primaries) -> list[float]\n\n"
      "For each primary language (or None), the sum over per_word's (scores, floor, foreign) of\n"
      "max(scores.get(primary, floor), foreign). Reference: the loop in mojifix.repair._score.score."},
+    {"words_and_costs", py_words_and_costs, METH_VARARGS,
+     "words_and_costs(text, facts) -> (list[str], float)\n\n"
+     "The case-folded words of text and the cost of all but their letters (symbols, case flips, script\n"
+     "mixes), with facts a CharFacts. Reference: mojifix.repair._score._words_and_costs (same doubles)."},
     {"cjk_encode", py_cjk_encode, METH_VARARGS,
      "cjk_encode(text, table, html) -> bytes | int\n\n"
      "A CJK encoder over text with its EncodeTable: the bytes, or in strict mode (html false) the index of\n"
@@ -1302,6 +1556,12 @@ module_exec(PyObject *m)
     Py_INCREF(&EncodeTableType);
     if (PyModule_AddObject(m, "EncodeTable", (PyObject *)&EncodeTableType) < 0) {
         Py_DECREF(&EncodeTableType);
+        return -1;
+    }
+    if (PyType_Ready(&CharFactsType) < 0) return -1;
+    Py_INCREF(&CharFactsType);
+    if (PyModule_AddObject(m, "CharFacts", (PyObject *)&CharFactsType) < 0) {
+        Py_DECREF(&CharFactsType);
         return -1;
     }
     if (PyType_Ready(&LanguageTablesType) < 0) return -1;

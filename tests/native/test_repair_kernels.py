@@ -89,7 +89,38 @@ def test_scores_and_repairs_equal_the_pure_path(kernels: ModuleType, monkeypatch
     model = compiled_model()
     texts = [case["input"] for case in CASES[::3]]
     with_kernel = [(_score.score(text), repair(text).text) for text in texts]
-    monkeypatch.setattr(_score, "_model", lambda: dataclasses.replace(model, compiled=None))
+    pure = dataclasses.replace(model, compiled=None, words_and_costs=None)
+    monkeypatch.setattr(_score, "_model", lambda: pure)
     assert _score._model().compiled is None
     without = [(_score.score(text), repair(text).text) for text in texts]
     assert with_kernel == without
+
+
+def check_words_and_costs(text: str) -> None:
+    model = compiled_model()
+    assert model.words_and_costs is not None
+    assert model.words_and_costs(text) == _score._words_and_costs(text), text
+
+
+def test_words_and_costs_on_the_corpus(kernels: ModuleType) -> None:
+    texts = [text for case in CASES for text in (case["input"], case["original"])]
+    for text in [*texts, "", "   ", "İSTANBUL’DA", "a\u0301b", "x\U0001d518\U0001f600y", "\ufffd\x81\ue3da"]:
+        check_words_and_costs(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.text(
+        alphabet=st.one_of(
+            st.sampled_from("aZéÃ©¤’'·-‑ \t\n”»…™\u00a0\u0301\u02c6\ufffd"),
+            st.characters(min_codepoint=0x80, max_codepoint=0x4FF),
+            st.characters(min_codepoint=0x2000, max_codepoint=0x2BFF),
+            st.characters(min_codepoint=0x3000, max_codepoint=0x30FF),
+            st.characters(min_codepoint=0x4E00, max_codepoint=0x4FFF),
+            st.characters(),
+        ),
+        max_size=40,
+    )
+)
+def test_words_and_costs_on_generated_text(kernels: ModuleType, text: str) -> None:
+    check_words_and_costs(text)

@@ -33,10 +33,12 @@ __all__ = [
     "SINGLE_BYTE",
     "STEP_PAIRS",
     "CodecFailure",
+    "StepAlphabet",
     "decode_lossy",
     "decode_strict",
     "encode_strict",
     "known_codec",
+    "step_alphabet",
 ]
 
 #: WHATWG single-byte encodings repair may undo, by standard name -> index name.
@@ -199,3 +201,81 @@ def decode_lossy(data: bytes, name: str) -> str:
     if name in SINGLE_BYTE:
         return data.decode("latin-1").translate(_table(name).decode).replace(NO_ENTRY, "\ufffd")
     return decode_as(data, name, errors="replace")
+
+
+#: bytes each decoder reads as the first byte of a multi-byte sequence (WHATWG Encoding Standard, the
+#: decoders' "lead" steps: UTF-8 decoder step 4, gb18030 decoder step 5, Big5 step 5, EUC-JP step 6,
+#: Shift_JIS step 6, EUC-KR step 4); tests/repair/test_repair_alphabet.py checks each against the decoder.
+_LEAD_BYTES: Mapping[str, frozenset[int]] = {
+    "UTF-8": frozenset(range(0xC2, 0xF5)),
+    "GBK": frozenset(range(0x81, 0xFF)),
+    "gb18030": frozenset(range(0x81, 0xFF)),
+    "Big5": frozenset(range(0x81, 0xFF)),
+    "EUC-KR": frozenset(range(0x81, 0xFF)),
+    "EUC-JP": frozenset((0x8E, 0x8F, *range(0xA1, 0xFF))),
+    "Shift_JIS": frozenset((*range(0x81, 0xA0), *range(0xE0, 0xFD))),
+}
+
+#: the blocks whose characters a multi-byte codec's alphabet is worked out for, character by character:
+#: Latin-1 to Armenian (Western, Greek, Cyrillic letters) and general punctuation, the non-CJK text a CJK
+#: encoding also holds. Every other non-ASCII character counts as in the alphabet (never pruned): a
+#: larger alphabet only prunes less, it never changes a result.
+_INERT_CANDIDATES = (range(0x80, 0x590), range(0x2000, 0x20D0))
+
+
+def _changes(ch: str, data: bytes, decode_as: str) -> bool:
+    """Whether character ``ch``, rebuilt as ``data``, can be where a run decoded as ``decode_as`` changes."""
+    if len(data) == 1 and data[0] < 0x80:
+        return data[0] != ord(ch)  # Shift_JIS writes U+00A5 as 0x5C: "¥" comes back as a backslash
+    if any(byte in _LEAD_BYTES[decode_as] for byte in data):
+        return True
+    try:  # a byte the decoder reads alone (gb18030's 0x80, Shift_JIS's half-width katakana 0xA1-0xDF)
+        return len(data) == 1 and decode_strict(data, decode_as) != ch
+    except CodecFailure:
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class StepAlphabet:
+    """The characters that can make a step (``encode_as``, ``decode_as``) change a run of text.
+
+    A run (or a whole text) that holds none of them is provably left as it is by the step: rebuilt with
+    ``encode_as``, its bytes are ASCII, which every decoder here reads as itself, and high bytes that are
+    neither a lead byte of ``decode_as`` nor a byte it reads alone as another character; such a byte is an
+    error, or a trail byte that needs a lead before it. So the step fails on that run, or gives it back
+    unchanged. ``chars`` is exact for single-byte codecs (the 128 high bytes); for multi-byte ones
+    ``inert`` lists ASCII and the characters of ``_INERT_CANDIDATES`` that are *not* in it, and every other
+    character counts as in it.
+    """
+
+    chars: frozenset[str] | None  # single-byte encode_as: the alphabet itself
+    inert: frozenset[str] | None  # multi-byte encode_as: the characters outside it (ASCII included)
+
+    def meets(self, text: str) -> bool:
+        """True when ``text`` holds a character of the alphabet (False proves the step cannot change it)."""
+        if self.chars is not None:
+            return not self.chars.isdisjoint(text)
+        assert self.inert is not None
+        return not self.inert.issuperset(text)
+
+
+@cache
+def step_alphabet(encode_as: str, decode_as: str) -> StepAlphabet:
+    """Build the alphabet of one step (pure function of the two codec names)."""
+    if encode_as in SINGLE_BYTE:
+        table = _table(encode_as)
+        chars = frozenset(
+            ch for ch in table.encodable if _changes(ch, bytes((table.encode[ord(ch)],)), decode_as)
+        )
+        return StepAlphabet(chars, None)
+    inert = set(map(chr, range(0x80)))  # every encoder here writes ASCII as itself
+    for block in _INERT_CANDIDATES:
+        for cp in block:
+            try:
+                data = encode_strict(chr(cp), encode_as)
+            except CodecFailure:
+                inert.add(chr(cp))  # a run holding it cannot be rebuilt at all
+                continue
+            if not _changes(chr(cp), data, decode_as):
+                inert.add(chr(cp))
+    return StepAlphabet(None, frozenset(inert))

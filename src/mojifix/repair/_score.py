@@ -114,6 +114,8 @@ class _Model:
     char_languages: dict[str, tuple[str, ...]]  # char -> languages listing it
     #: the compiled scoring, every language's tables hashed in C, or None for the pure-Python path
     compiled: _CompiledScoring | None = None
+    #: the compiled ``_words_and_costs`` (its CharFacts bound), or None for the pure-Python path
+    words_and_costs: Callable[[str], tuple[list[str], float]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,10 +159,16 @@ def _model() -> _Model:
             owners.setdefault(c, []).append(lang)
     kernels = _native.kernels()
     compiled = None
+    words_and_costs = None
     if kernels is not None:
         tables = {lang: kernels.LanguageTables(t.chars, t.pairs) for lang, t in languages.items()}
         compiled = _CompiledScoring(kernels.word_scores, kernels.primary_totals, tables)
-    return _Model(languages, {c: tuple(v) for c, v in owners.items()}, compiled)
+        facts = kernels.CharFacts(
+            _char_facts, _SYMBOL_COSTS, LETTER_THEN_SYMBOL_COST, SYMBOL_IN_WORD_COST, CASE_FLIP_COST,
+            SCRIPT_MIX_COST,
+        )  # fmt: skip
+        words_and_costs = _bound_second(kernels.words_and_costs, facts)
+    return _Model(languages, {c: tuple(v) for c, v in owners.items()}, compiled, words_and_costs)
 
 
 def _word_score(word: str, lang: _Language) -> float:
@@ -265,6 +273,63 @@ def _script_mixes(word: str) -> int:
     return sum(1 for a, b in itertools.pairwise(scripts) if a != b)
 
 
+def _fold(word: str) -> str:
+    """A word as wordfreq writes it: casefolded (German ß -> ss, Greek ς -> σ), Turkish İ as plain i, the
+    apostrophe as ASCII '. No NFC on purpose: a wrong decoding that yields a lone combining mark
+    ("Zerst\u0326rte" from "ZerstÃ¶rte" read back as macintosh) must pay for it as an unseen character,
+    not merge into a common letter (ț)."""
+    return word.casefold().replace("i\u0307", "i").replace("’", "'")
+
+
+def _words_and_costs(text: str) -> tuple[list[str], float]:
+    """The folded words of ``text``, and the cost of everything but their letters' likelihood: symbols
+    (``_split``), case flips and script mixes inside words (the compiled twin: ``words_and_costs``)."""
+    words, total = _split(text)
+    for word in words:
+        total -= CASE_FLIP_COST * _case_flips(word)
+        if not word.isascii():
+            total -= SCRIPT_MIX_COST * _script_mixes(word)
+    return [_fold(word) for word in words], total
+
+
+#: the symbol costs ``_symbol_cost`` gives, as ``_char_facts`` names them by index.
+_SYMBOL_COSTS: tuple[float, ...] = (
+    0.0, COMMON_PUNCT_COST, RARE_SYMBOL_COST, EXOTIC_SYMBOL_COST, CONTROL_COST, PRIVATE_USE_COST,
+    REPLACEMENT_COST,
+)  # fmt: skip
+_SCRIPTS: tuple[str, ...] = tuple(dict.fromkeys(name for _, name in _SCRIPT_BLOCKS))
+
+#: ``_char_facts`` bits (the compiled twin's FACT_* names)
+FACT_WORD, FACT_JOINER, FACT_AFTER_LETTER_OK, FACT_INWORD_PUNCT = 0x01, 0x02, 0x04, 0x08
+FACT_SPACE, FACT_ALPHA, FACT_LOWER, FACT_UPPER = 0x10, 0x20, 0x40, 0x80
+
+
+def _char_facts(ch: str) -> int:
+    """What one character is for ``_split`` and the word rules, packed for the compiled twin (which asks
+    once per code point): the FACT_* bits, the script's index in _SCRIPTS (bits 8-15), the index of its
+    ``_symbol_cost`` in _SYMBOL_COSTS (bits 16-23)."""
+    bits = (
+        (FACT_WORD if _is_word_char(ch) else 0)
+        | (FACT_JOINER if ch in _WORD_JOINERS else 0)
+        | (FACT_AFTER_LETTER_OK if ch in _AFTER_LETTER_OK else 0)
+        | (FACT_INWORD_PUNCT if ch in _INWORD_PUNCT else 0)
+        | (FACT_SPACE if ch.isspace() else 0)
+        | (FACT_ALPHA if ch.isalpha() else 0)
+        | (FACT_LOWER if ch.islower() else 0)
+        | (FACT_UPPER if ch.isupper() else 0)
+    )
+    return bits | _SCRIPTS.index(_script(ch)) << 8 | _SYMBOL_COSTS.index(_symbol_cost(ch)) << 16
+
+
+def _bound_second(kernel: Callable[[str, object], tuple[list[str], float]], facts: object) -> Callable:
+    """``kernel`` with its second argument bound (positional-only C functions take no keywords)."""
+
+    def call(text: str) -> tuple[list[str], float]:
+        return kernel(text, facts)
+
+    return call
+
+
 def score(text: str, memo: dict[str, dict[str, float]] | None = None) -> Score:
     """Plausibility of ``text`` as human writing (log10 likelihood; higher is more plausible).
 
@@ -274,21 +339,13 @@ def score(text: str, memo: dict[str, dict[str, float]] | None = None) -> Score:
     model = _model()
     if memo is None:
         memo = {}
-    words, total = _split(text)
+    words, total = (model.words_and_costs or _words_and_costs)(text)
     if not words:
         return Score(total, None)
     # per word: (scores by language, score in a language that knows none of its letters, best foreign score)
     per_word: list[tuple[dict[str, float], float, float]] = []
     candidates: set[str] = set()
-    for word in words:
-        total -= CASE_FLIP_COST * _case_flips(word)
-        if not word.isascii():
-            total -= SCRIPT_MIX_COST * _script_mixes(word)
-        # wordfreq's lists are casefolded (German ß -> ss, Greek ς -> σ), fold Turkish İ to plain i and
-        # write the apostrophe as ASCII '. No NFC here on purpose: a wrong decoding that yields a lone
-        # combining mark ("Zerst\u0326rte" from "ZerstÃ¶rte" read back as macintosh) must pay for it as
-        # an unseen character, not merge into a common letter (ț).
-        low = word.casefold().replace("i\u0307", "i").replace("’", "'")
+    for low in words:
         scores = memo.get(low)
         if scores is None:
             langs: set[str] = set()

@@ -44,6 +44,7 @@ from mojifix.repair._codecs import (
     decode_strict,
     encode_strict,
     known_codec,
+    step_alphabet,
 )
 from mojifix.repair._score import score
 from mojifix.repair.result import Repaired, Step
@@ -147,10 +148,17 @@ def apply_step(text: str, step: Step) -> str:
         return _roundtrip(text, step)
     if step.scope == "lossy":
         return _roundtrip_lossy(text, step)
+    return _apply_runs(text, step, prune=True)
+
+
+def _apply_runs(text: str, step: Step, *, prune: bool) -> str:
+    """Scope "runs": each run that round-trips is replaced; ``prune`` skips the runs that hold no character
+    of the step's alphabet (``StepAlphabet``: they provably fail or come back unchanged)."""
+    alphabet = step_alphabet(step.encode_as, step.decode_as)
     parts = _WHITESPACE_RUNS.split(text)
     for i in range(0, len(parts), 2):  # even indexes are runs, odd ones the whitespace between them
         run = parts[i]
-        if run and not run.isascii():
+        if run and not run.isascii() and (not prune or alphabet.meets(run)):
             with contextlib.suppress(CodecFailure):
                 parts[i] = _roundtrip(run, step)
     return "".join(parts)
@@ -187,11 +195,21 @@ class _Candidate:
         return sum(LEGACY_CJK_PRIOR for step in self.plan if step.decode_as in CJK_LEGACY)
 
 
-def _expand(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
-    """Every text one step away (strict whole-text first; run by run where the whole text fails)."""
+def _expand(text: str, plan: tuple[Step, ...], *, prune: bool = True) -> list[_Candidate]:
+    """Every text one step away (strict whole-text first; run by run where the whole text fails).
+
+    ``prune`` skips the steps whose alphabet (``StepAlphabet``) the text does not meet, and the runs that
+    do not meet it: none of them can give a candidate (a lossy step, possible when the text holds U+FFFD,
+    drops bytes without any alphabet character, so it is never skipped). ``prune=False`` is the full search
+    every step, kept as the reference the tests compare with.
+    """
     out: list[_Candidate] = []
     rebuilt: dict[str, bytes | None] = {}  # encode_as -> the text's bytes (None: not encodable)
+    lost = "\ufffd" in text
     for encode_as, decode_as in STEP_PAIRS:
+        lossy_possible = lost and decode_as == "UTF-8"
+        if prune and not lossy_possible and not step_alphabet(encode_as, decode_as).meets(text):
+            continue
         step = Step(encode_as, decode_as, "all")
         if encode_as not in rebuilt:
             try:
@@ -209,7 +227,7 @@ def _expand(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
                 continue
             except CodecFailure:
                 pass
-        if "\ufffd" in text and decode_as == "UTF-8":
+        if lossy_possible:
             lossy = Step(encode_as, decode_as, "lossy")
             try:
                 out.append(_Candidate(_roundtrip_lossy(text, lossy), (*plan, lossy)))
@@ -217,7 +235,7 @@ def _expand(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
             except CodecFailure:
                 pass
         runs_step = Step(encode_as, decode_as, "runs")
-        new = apply_step(text, runs_step)
+        new = _apply_runs(text, runs_step, prune=prune)
         if new != text:
             out.append(_Candidate(new, (*plan, runs_step)))
     return out
