@@ -791,32 +791,66 @@ table_get(const HashTable *table, uint64_t key, int *found)
 /* A pair of code points as one key (21 bits each). */
 #define PAIR_KEY(a, b) (((uint64_t)(a) << 21) | (uint64_t)(b))
 
+/* Each position of a word adds log10(uni) or, when the language lists the pair, log10(weighted + uni)
+ * (uni = unigram_share * P(char), weighted = bigram_weight * P(char | previous)). Those logarithms depend on
+ * the tables alone, so they are taken once here, with the reference's operations on the same doubles. */
 typedef struct {
     PyObject_HEAD
-    HashTable chars; /* code point -> P(char) */
-    HashTable pairs; /* PAIR_KEY(previous, char) -> P(char | previous); U+0020 marks a word boundary */
+    HashTable chars;       /* code point -> log10(unigram_share * P(char)) */
+    HashTable pairs;       /* PAIR_KEY(previous, char) -> log10(bigram_weight * P(char | previous) + uni);
+                              U+0020 marks a word boundary */
+    double unseen_term;    /* log10(unigram_share * unseen_p): a character the language does not list */
+    double boundary_term;  /* log10(unigram_share * boundary_p): the end of the word, no pair listed */
 } LanguageTables;
 
-/* Fill table from a dict whose keys are strings of `length` code points (other keys are never looked up
- * by the reference either: it asks for one character, or a pair). */
-static int
-table_from_dict(HashTable *table, PyObject *dict, Py_ssize_t length)
+/* The probability the reference's unigram term uses for ch: P(char), unseen_p, or boundary_p for U+0020. */
+static double
+unigram_p(PyObject *chars, Py_UCS4 ch, double unseen_p, double boundary_p, int *error)
 {
-    if (!PyDict_Check(dict)) {
+    if (ch == ' ') return boundary_p;
+    PyObject *key = PyUnicode_FromOrdinal((int)ch);
+    PyObject *value = key == NULL ? NULL : PyDict_GetItemWithError(chars, key);
+    Py_XDECREF(key);
+    double p = value != NULL ? PyFloat_AsDouble(value) : unseen_p;
+    *error = PyErr_Occurred() != NULL;
+    return p;
+}
+
+/* Fill the two term tables from the model's dicts (keys of other lengths are never looked up by the
+ * reference either: it asks for one character, or a pair). */
+static int
+terms_from_dicts(LanguageTables *self, PyObject *chars, PyObject *pairs, double unseen_p, double boundary_p,
+                 double unigram_share, double bigram_weight)
+{
+    if (!PyDict_Check(chars) || !PyDict_Check(pairs)) {
         PyErr_SetString(PyExc_TypeError, "LanguageTables takes two dicts (chars, pairs)");
         return -1;
     }
-    if (table_init(table, PyDict_GET_SIZE(dict)) < 0) return -1;
+    if (table_init(&self->chars, PyDict_GET_SIZE(chars)) < 0) return -1;
+    if (table_init(&self->pairs, PyDict_GET_SIZE(pairs)) < 0) return -1;
     PyObject *key, *value;
     Py_ssize_t pos = 0;
-    while (PyDict_Next(dict, &pos, &key, &value)) {
-        if (!PyUnicode_Check(key) || PyUnicode_GET_LENGTH(key) != length) continue;
-        double p = PyFloat_AsDouble(value);
-        if (p == -1.0 && PyErr_Occurred()) return -1;
-        uint64_t k = length == 1 ? PyUnicode_READ_CHAR(key, 0)
-                                 : PAIR_KEY(PyUnicode_READ_CHAR(key, 0), PyUnicode_READ_CHAR(key, 1));
-        table_put(table, k, (TableValue){.p = p});
+    int error = 0;
+    while (PyDict_Next(chars, &pos, &key, &value)) {
+        if (!PyUnicode_Check(key) || PyUnicode_GET_LENGTH(key) != 1) continue;
+        Py_UCS4 ch = PyUnicode_READ_CHAR(key, 0);
+        double uni = unigram_share * unigram_p(chars, ch, unseen_p, boundary_p, &error);
+        if (error) return -1;
+        table_put(&self->chars, ch, (TableValue){.p = log10(uni)});
     }
+    pos = 0;
+    while (PyDict_Next(pairs, &pos, &key, &value)) {
+        if (!PyUnicode_Check(key) || PyUnicode_GET_LENGTH(key) != 2) continue;
+        Py_UCS4 prev = PyUnicode_READ_CHAR(key, 0), ch = PyUnicode_READ_CHAR(key, 1);
+        double pair = PyFloat_AsDouble(value);
+        if (pair == -1.0 && PyErr_Occurred()) return -1;
+        double uni = unigram_share * unigram_p(chars, ch, unseen_p, boundary_p, &error);
+        if (error) return -1;
+        double weighted = bigram_weight * pair;
+        table_put(&self->pairs, PAIR_KEY(prev, ch), (TableValue){.p = log10(weighted + uni)});
+    }
+    self->unseen_term = log10(unigram_share * unseen_p);
+    self->boundary_term = log10(unigram_share * boundary_p);
     return 0;
 }
 
@@ -834,11 +868,16 @@ static PyObject *
 language_tables_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
     PyObject *chars, *pairs;
-    static char *keywords[] = {"chars", "pairs", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO", keywords, &chars, &pairs)) return NULL;
+    double unseen_p, boundary_p, unigram_share, bigram_weight;
+    static char *keywords[] = {"chars", "pairs", "unseen_p", "boundary_p", "unigram_share", "bigram_weight",
+                               NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOdddd", keywords, &chars, &pairs, &unseen_p, &boundary_p,
+                                     &unigram_share, &bigram_weight)) {
+        return NULL;
+    }
     LanguageTables *self = (LanguageTables *)type->tp_alloc(type, 0);
     if (self == NULL) return NULL;
-    if (table_from_dict(&self->chars, chars, 1) < 0 || table_from_dict(&self->pairs, pairs, 2) < 0) {
+    if (terms_from_dicts(self, chars, pairs, unseen_p, boundary_p, unigram_share, bigram_weight) < 0) {
         Py_DECREF(self);
         return NULL;
     }
@@ -848,9 +887,10 @@ language_tables_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 static PyTypeObject LanguageTablesType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "mojifix._kernels.LanguageTables",
-    .tp_doc = "LanguageTables(chars, pairs): one language's character and pair probabilities, hashed.\n\n"
+    .tp_doc = "LanguageTables(chars, pairs, unseen_p, boundary_p, unigram_share, bigram_weight): one\n"
+              "language's per-position terms of _word_score, hashed.\n\n"
               "chars: {char: P(char)}; pairs: {'ab': P(b | a)} (' ' marks a word boundary), as\n"
-              "mojifix.repair._score._Language holds them.",
+              "mojifix.repair._score._Language holds them; the four numbers are _score's constants.",
     .tp_basicsize = sizeof(LanguageTables),
     .tp_itemsize = 0,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -858,33 +898,26 @@ static PyTypeObject LanguageTablesType = {
     .tp_dealloc = (destructor)language_tables_dealloc,
 };
 
-/* Spec: mojifix.repair._score._word_score, for one language. */
+/* Spec: mojifix.repair._score._word_score, for one language: the same terms added in the same order. */
 static double
-word_score(const LanguageTables *lang, int kind, const void *data, Py_ssize_t n, double unseen_p,
-           double boundary_p, double unigram_share, double bigram_weight)
+word_score(const LanguageTables *lang, int kind, const void *data, Py_ssize_t n)
 {
     double total = 0.0;
     Py_UCS4 prev = ' ';
     for (Py_ssize_t k = 0; k <= n; k++) {
         Py_UCS4 ch = k < n ? PyUnicode_READ(kind, data, k) : ' ';
         int found;
-        double p;
-        if (ch != ' ') {
-            p = table_get(&lang->chars, ch, &found).p;
-            if (!found) p = unseen_p;
+        double term = table_get(&lang->pairs, PAIR_KEY(prev, ch), &found).p;
+        if (!found) {
+            if (ch == ' ') {
+                term = lang->boundary_term;
+            }
+            else {
+                term = table_get(&lang->chars, ch, &found).p;
+                if (!found) term = lang->unseen_term;
+            }
         }
-        else {
-            p = boundary_p;
-        }
-        double uni = unigram_share * p;
-        double pair = table_get(&lang->pairs, PAIR_KEY(prev, ch), &found).p;
-        if (found) {
-            double weighted = bigram_weight * pair;
-            total += log10(weighted + uni);
-        }
-        else {
-            total += log10(uni);
-        }
+        total += term;
         prev = ch;
     }
     return total;
@@ -894,11 +927,7 @@ static PyObject *
 py_word_scores(PyObject *self, PyObject *args)
 {
     PyObject *word, *languages;
-    double unseen_p, boundary_p, unigram_share, bigram_weight;
-    if (!PyArg_ParseTuple(args, "UO!dddd", &word, &PyTuple_Type, &languages, &unseen_p, &boundary_p,
-                          &unigram_share, &bigram_weight)) {
-        return NULL;
-    }
+    if (!PyArg_ParseTuple(args, "UO!", &word, &PyTuple_Type, &languages)) return NULL;
     Py_ssize_t count = PyTuple_GET_SIZE(languages);
     for (Py_ssize_t k = 0; k < count; k++) {
         if (!PyObject_TypeCheck(PyTuple_GET_ITEM(languages, k), &LanguageTablesType)) {
@@ -913,8 +942,7 @@ py_word_scores(PyObject *self, PyObject *args)
     Py_ssize_t n = PyUnicode_GET_LENGTH(word);
     for (Py_ssize_t k = 0; k < count; k++) {
         const LanguageTables *lang = (const LanguageTables *)PyTuple_GET_ITEM(languages, k);
-        PyObject *value = PyFloat_FromDouble(
-            word_score(lang, kind, data, n, unseen_p, boundary_p, unigram_share, bigram_weight));
+        PyObject *value = PyFloat_FromDouble(word_score(lang, kind, data, n));
         if (value == NULL) {
             Py_DECREF(result);
             return NULL;
@@ -1530,7 +1558,7 @@ static PyMethodDef methods[] = {
      "false, a trailing partial escape sequence or pair is left unconsumed.\n"
      "Reference: mojifix.whatwg.iso_2022_jp.Iso2022Jp._exact."},
     {"word_scores", py_word_scores, METH_VARARGS,
-     "word_scores(word, languages, unseen_p, boundary_p, unigram_share, bigram_weight) -> tuple[float, ...]\n\n"
+     "word_scores(word, languages) -> tuple[float, ...]\n\n"
      "The log10 likelihood of a lower-cased word under each of languages (a tuple of LanguageTables).\n"
      "Reference: mojifix.repair._score._word_score (same doubles)."},
     {"primary_totals", py_primary_totals, METH_VARARGS,

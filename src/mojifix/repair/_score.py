@@ -130,9 +130,7 @@ class _CompiledScoring:
         """``{lang: _word_score(word, that language)}``, computed in C (the same doubles)."""
         names = tuple(langs)
         tables = self.tables
-        values = self.word_scores(
-            word, tuple(tables[lang] for lang in names), _UNSEEN_P, _BOUNDARY_P, _UNIGRAM_SHARE, BIGRAM_WEIGHT
-        )
+        values = self.word_scores(word, tuple(tables[lang] for lang in names))
         return dict(zip(names, values, strict=True))
 
 
@@ -161,7 +159,8 @@ def _model() -> _Model:
     compiled = None
     words_and_costs = None
     if kernels is not None:
-        tables = {lang: kernels.LanguageTables(t.chars, t.pairs) for lang, t in languages.items()}
+        constants = (_UNSEEN_P, _BOUNDARY_P, _UNIGRAM_SHARE, BIGRAM_WEIGHT)
+        tables = {lang: kernels.LanguageTables(t.chars, t.pairs, *constants) for lang, t in languages.items()}
         compiled = _CompiledScoring(kernels.word_scores, kernels.primary_totals, tables)
         facts = kernels.CharFacts(
             _char_facts, _SYMBOL_COSTS, LETTER_THEN_SYMBOL_COST, SYMBOL_IN_WORD_COST, CASE_FLIP_COST,

@@ -34,7 +34,7 @@ from __future__ import annotations
 import contextlib
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mojifix.errors import RepairError
 from mojifix.repair._codecs import (
@@ -46,7 +46,7 @@ from mojifix.repair._codecs import (
     known_codec,
     step_alphabet,
 )
-from mojifix.repair._score import score
+from mojifix.repair._score import Score, score
 from mojifix.repair.result import Repaired, Step
 
 __all__ = ["apply_plan", "apply_step", "repair"]
@@ -241,7 +241,22 @@ def _expand(text: str, plan: tuple[Step, ...], *, prune: bool = True) -> list[_C
     return out
 
 
-def _runs_proven(before: str, after: str, step: Step, memo: dict[str, dict[str, float]]) -> bool:
+@dataclass(slots=True)
+class _Scores:
+    """The scores of one repair call's texts: each text scored once, word scores shared by all of them
+    (candidates of one text share most of their words)."""
+
+    words: dict[str, dict[str, float]] = field(default_factory=dict)  # score()'s memo
+    texts: dict[str, Score] = field(default_factory=dict)
+
+    def of(self, text: str) -> Score:
+        known = self.texts.get(text)
+        if known is None:
+            known = self.texts[text] = score(text, self.words)
+        return known
+
+
+def _runs_proven(before: str, after: str, step: Step, scores: _Scores) -> bool:
     """Every run a "runs" step changed must gain RUN_MIN_GAIN on its own (heuristic 4)."""
     threshold = RUN_MIN_GAIN_UTF8 if step.decode_as == "UTF-8" else RUN_MIN_GAIN
     old_parts = _WHITESPACE_RUNS.split(before)
@@ -249,16 +264,16 @@ def _runs_proven(before: str, after: str, step: Step, memo: dict[str, dict[str, 
     if len(old_parts) != len(new_parts):
         return False
     for old, new in zip(old_parts, new_parts, strict=True):
-        if old != new and score(new, memo).total - score(old, memo).total < threshold:
+        if old != new and scores.of(new).total - scores.of(old).total < threshold:
             return False
     return True
 
 
-def _plan_proven(original: str, cand: _Candidate, memo: dict[str, dict[str, float]]) -> bool:
+def _plan_proven(original: str, cand: _Candidate, scores: _Scores) -> bool:
     text = original
     for step in cand.plan:
         after = apply_step(text, step)
-        if step.scope == "runs" and not _runs_proven(text, after, step, memo):
+        if step.scope == "runs" and not _runs_proven(text, after, step, scores):
             return False
         text = after
     return True
@@ -291,14 +306,14 @@ def _unrecoverable(text: str) -> str | None:
     return None
 
 
-def _search(text: str, max_steps: int, memo: dict[str, dict[str, float]]) -> _Candidate | None:
+def _search(text: str, max_steps: int, scores: _Scores) -> _Candidate | None:
     """The most plausible chain result for ``text`` (heuristics 1, 3, 6); not yet proven (2, 4)."""
     # breadth-first over chains, one layer per level; the first plan reaching a text wins (preference order)
     seen: dict[str, _Candidate] = {text: _Candidate(text, ())}
     frontier = [seen[text]]
     for depth in range(max_steps):
         if depth:  # heuristic 6: only the most plausible texts of a layer are worth undoing again
-            frontier = sorted(frontier, key=lambda c: -score(c.text, memo).total - c.prior)[:EXPAND_BEST]
+            frontier = sorted(frontier, key=lambda c: -scores.of(c.text).total - c.prior)[:EXPAND_BEST]
         nxt: list[_Candidate] = []
         for cand in frontier:
             if cand.text.isascii() or (cand.plan and cand.plan[-1].decode_as in CJK_LEGACY):
@@ -316,7 +331,7 @@ def _search(text: str, max_steps: int, memo: dict[str, dict[str, float]]) -> _Ca
     for cand in seen.values():
         if not cand.plan:
             continue
-        total = score(cand.text, memo).total
+        total = scores.of(cand.text).total
         depth = len(cand.plan)
         if depth not in best_by_depth or total + cand.prior > sum(best_by_depth[depth][:2]):
             best_by_depth[depth] = (total, cand.prior, cand)
@@ -362,19 +377,19 @@ def repair(text: str, *, max_steps: int = 2) -> Repaired:
     if max_steps < 0:
         raise RepairError(f"max_steps must be >= 0, not {max_steps}")
     lost = _unrecoverable(text)
-    memo: dict[str, dict[str, float]] = {}  # word scores shared by all candidates of this call
-    base = score(text, memo)
+    scores = _Scores()
+    base = scores.of(text)
     if text.isascii() or max_steps == 0:
         return Repaired(text, (), 1.0, text, lost, base.language)
 
     if len(text) > LONG_TEXT_CHARS:
-        found = _search(_sample(text), max_steps, memo)
+        found = _search(_sample(text), max_steps, scores)
         best = _replay_on(text, found.plan) if found else None
     else:
-        best = _search(text, max_steps, memo)
-    best_score = score(best.text, memo) if best else base
+        best = _search(text, max_steps, scores)
+    best_score = scores.of(best.text) if best else base
     gain = best_score.total - base.total
-    if best is None or gain < MIN_GAIN or not _plan_proven(text, best, memo):
+    if best is None or gain < MIN_GAIN or not _plan_proven(text, best, scores):
         top_gain = gain if best is not None else -math.inf
         return Repaired(text, (), 1.0 - _confidence(top_gain), text, lost, base.language)
     notes = (f"best chain gains 10^{gain:.1f} in likelihood ({base.total:.1f} -> {best_score.total:.1f})",)
