@@ -952,64 +952,207 @@ py_word_scores(PyObject *self, PyObject *args)
     return result;
 }
 
-/* Spec: the primary-language loop of mojifix.repair._score.score: for each candidate primary language,
- * the sum over words of max(own, foreign), where own is the word's score in that language (its floor when
- * the language does not know the word's letters, or when the primary is None) and foreign the best score
- * in another language minus the switch cost. Same additions in the same order as the reference. */
-static PyObject *
-py_primary_totals(PyObject *self, PyObject *args)
+/* ---- repair's letter scores: every word in every language that knows its letters, and the best primary --
+ *
+ * The reference is the word loop of mojifix.repair._score.score and _primary_totals: per folded word, its
+ * scores by language (from the call's memo, or word_score in each language listing one of its characters,
+ * then kept in the memo), its floor and its best foreign score; then, for each candidate primary language
+ * in sorted order, the sum over words of max(own, foreign); the first best total wins. */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *char_languages; /* {char: (language, ...)} */
+    PyObject *tables;         /* {language: LanguageTables} */
+    double unseen_char, switch_cost;
+} ScoringModel;
+
+static void
+scoring_model_dealloc(ScoringModel *self)
 {
-    PyObject *per_word, *primaries;
-    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &per_word, &PyList_Type, &primaries)) return NULL;
-    Py_ssize_t words = PyList_GET_SIZE(per_word);
-    Py_ssize_t count = PyList_GET_SIZE(primaries);
-    PyObject **dicts = PyMem_Malloc(sizeof(PyObject *) * (size_t)(words > 0 ? words : 1));
-    double *floors = PyMem_Malloc(sizeof(double) * (size_t)(words > 0 ? words : 1) * 2);
-    PyObject *result = NULL;
-    if (dicts == NULL || floors == NULL) {
-        PyErr_NoMemory();
+    Py_XDECREF(self->char_languages);
+    Py_XDECREF(self->tables);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+scoring_model_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *char_languages, *tables;
+    double unseen_char, switch_cost;
+    static char *keywords[] = {"char_languages", "tables", "unseen_char", "switch_cost", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!dd", keywords, &PyDict_Type, &char_languages,
+                                     &PyDict_Type, &tables, &unseen_char, &switch_cost)) {
+        return NULL;
+    }
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(tables, &pos, &key, &value)) {
+        if (!PyObject_TypeCheck(value, &LanguageTablesType)) {
+            PyErr_SetString(PyExc_TypeError, "tables must map languages to LanguageTables");
+            return NULL;
+        }
+    }
+    pos = 0;
+    while (PyDict_Next(char_languages, &pos, &key, &value)) {
+        if (!PyTuple_Check(value)) {
+            PyErr_SetString(PyExc_TypeError, "char_languages must map characters to tuples of languages");
+            return NULL;
+        }
+    }
+    ScoringModel *self = (ScoringModel *)type->tp_alloc(type, 0);
+    if (self == NULL) return NULL;
+    Py_INCREF(char_languages);
+    Py_INCREF(tables);
+    self->char_languages = char_languages;
+    self->tables = tables;
+    self->unseen_char = unseen_char;
+    self->switch_cost = switch_cost;
+    return (PyObject *)self;
+}
+
+static PyTypeObject ScoringModelType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "mojifix._kernels.ScoringModel",
+    .tp_doc = "ScoringModel(char_languages, tables, unseen_char, switch_cost): repair's model for letter_totals\n\n"
+              "char_languages: {char: (language, ...)}; tables: {language: LanguageTables}; the two numbers\n"
+              "are mojifix.repair._score's UNSEEN_CHAR and SWITCH_COST.",
+    .tp_basicsize = sizeof(ScoringModel),
+    .tp_itemsize = 0,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = scoring_model_new,
+    .tp_dealloc = (destructor)scoring_model_dealloc,
+};
+
+/* {language: word_score} for every language listing one of word's characters (a new reference). */
+static PyObject *
+word_scores_by_language(const ScoringModel *model, PyObject *word)
+{
+    PyObject *langs = PySet_New(NULL);
+    if (langs == NULL) return NULL;
+    int kind = PyUnicode_KIND(word);
+    const void *data = PyUnicode_DATA(word);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(word);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *ch = PyUnicode_FromOrdinal((int)PyUnicode_READ(kind, data, k));
+        PyObject *owners = ch == NULL ? NULL : PyDict_GetItemWithError(model->char_languages, ch);
+        Py_XDECREF(ch);
+        if (owners == NULL && PyErr_Occurred()) goto fail;
+        for (Py_ssize_t j = 0; owners != NULL && j < PyTuple_GET_SIZE(owners); j++) {
+            if (PySet_Add(langs, PyTuple_GET_ITEM(owners, j)) < 0) goto fail;
+        }
+    }
+    PyObject *scores = PyDict_New();
+    PyObject *iter = scores == NULL ? NULL : PyObject_GetIter(langs);
+    PyObject *lang;
+    while (iter != NULL && (lang = PyIter_Next(iter)) != NULL) {
+        PyObject *table = PyDict_GetItemWithError(model->tables, lang);
+        PyObject *value = NULL;
+        if (table != NULL) {
+            value = PyFloat_FromDouble(word_score((const LanguageTables *)table, kind, data, n));
+        }
+        else if (!PyErr_Occurred()) {
+            PyErr_Format(PyExc_KeyError, "no LanguageTables for %R", lang);
+        }
+        int failed = value == NULL || PyDict_SetItem(scores, lang, value) < 0;
+        Py_XDECREF(value);
+        Py_DECREF(lang);
+        if (failed) break;
+    }
+    Py_XDECREF(iter);
+    Py_DECREF(langs);
+    if (PyErr_Occurred()) {
+        Py_XDECREF(scores);
+        return NULL;
+    }
+    return scores;
+fail:
+    Py_DECREF(langs);
+    return NULL;
+}
+
+/* Spec: the word loop of mojifix.repair._score.score, then _primary_totals and the choice of the best. */
+static PyObject *
+py_letter_totals(PyObject *module, PyObject *args)
+{
+    PyObject *words, *memo;
+    ScoringModel *model;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyList_Type, &words, &PyDict_Type, &memo, &ScoringModelType,
+                          &model)) {
+        return NULL;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(words);
+    PyObject **dicts = PyMem_Malloc(sizeof(PyObject *) * (size_t)(count > 0 ? count : 1));
+    double *floors = PyMem_Malloc(sizeof(double) * (size_t)(count > 0 ? count : 1) * 2);
+    PyObject *candidates = PySet_New(NULL), *primaries = NULL, *result = NULL;
+    if (dicts == NULL || floors == NULL || candidates == NULL) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
         goto done;
     }
-    for (Py_ssize_t w = 0; w < words; w++) {
-        PyObject *item = PyList_GET_ITEM(per_word, w);
-        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 3 || !PyDict_Check(PyTuple_GET_ITEM(item, 0))) {
-            PyErr_SetString(PyExc_TypeError, "per_word items must be (dict, floor, foreign) tuples");
+    for (Py_ssize_t w = 0; w < count; w++) {
+        PyObject *word = PyList_GET_ITEM(words, w);
+        if (!PyUnicode_Check(word)) {
+            PyErr_SetString(PyExc_TypeError, "words must be str");
             goto done;
         }
-        dicts[w] = PyTuple_GET_ITEM(item, 0);
-        floors[2 * w] = PyFloat_AsDouble(PyTuple_GET_ITEM(item, 1));
-        floors[2 * w + 1] = PyFloat_AsDouble(PyTuple_GET_ITEM(item, 2));
-        if (PyErr_Occurred()) goto done;
+        PyObject *scores = PyDict_GetItemWithError(memo, word); /* borrowed: the memo keeps it */
+        if (scores == NULL) {
+            if (PyErr_Occurred()) goto done;
+            PyObject *fresh = word_scores_by_language(model, word);
+            if (fresh == NULL) goto done;
+            int failed = PyDict_SetItem(memo, word, fresh) < 0;
+            Py_DECREF(fresh);
+            if (failed) goto done;
+            scores = PyDict_GetItemWithError(memo, word);
+            if (scores == NULL) goto done;
+        }
+        if (!PyDict_Check(scores)) {
+            PyErr_SetString(PyExc_TypeError, "memo values must be dicts");
+            goto done;
+        }
+        dicts[w] = scores;
+        double floor = model->unseen_char * (double)PyUnicode_GET_LENGTH(word) - 1.0;
+        double best = floor;
+        int first = 1;
+        PyObject *lang, *value;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(scores, &pos, &lang, &value)) {
+            double v = PyFloat_AsDouble(value);
+            if (v == -1.0 && PyErr_Occurred()) goto done;
+            if (first || v > best) best = v;
+            first = 0;
+            if (PySet_Add(candidates, lang) < 0) goto done;
+        }
+        floors[2 * w] = floor;
+        floors[2 * w + 1] = best - model->switch_cost;
     }
-    result = PyList_New(count);
-    if (result == NULL) goto done;
-    for (Py_ssize_t k = 0; k < count; k++) {
+    primaries = PySequence_List(candidates);
+    if (primaries == NULL || PyList_Sort(primaries) < 0) goto done;
+    if (PyList_GET_SIZE(primaries) == 0 && PyList_Append(primaries, Py_None) < 0) goto done;
+    double best_total = -INFINITY;
+    PyObject *best_lang = Py_None;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(primaries); k++) {
         PyObject *primary = PyList_GET_ITEM(primaries, k);
         double acc = 0.0;
-        for (Py_ssize_t w = 0; w < words; w++) {
+        for (Py_ssize_t w = 0; w < count; w++) {
             double own = floors[2 * w], foreign = floors[2 * w + 1];
             if (primary != Py_None) {
                 PyObject *value = PyDict_GetItemWithError(dicts[w], primary);
-                if (value != NULL) {
-                    own = PyFloat_AsDouble(value);
-                }
-                if (PyErr_Occurred()) {
-                    Py_CLEAR(result);
-                    goto done;
-                }
+                if (value != NULL) own = PyFloat_AsDouble(value);
+                if (PyErr_Occurred()) goto done;
             }
             acc += own > foreign ? own : foreign;
         }
-        PyObject *total = PyFloat_FromDouble(acc);
-        if (total == NULL) {
-            Py_CLEAR(result);
-            goto done;
+        if (acc > best_total) {
+            best_total = acc;
+            best_lang = primary;
         }
-        PyList_SET_ITEM(result, k, total);
     }
+    result = Py_BuildValue("(dO)", best_total, best_lang);
 done:
     PyMem_Free(dicts);
     PyMem_Free(floors);
+    Py_XDECREF(candidates);
+    Py_XDECREF(primaries);
     return result;
 }
 
@@ -1561,14 +1704,15 @@ static PyMethodDef methods[] = {
      "word_scores(word, languages) -> tuple[float, ...]\n\n"
      "The log10 likelihood of a lower-cased word under each of languages (a tuple of LanguageTables).\n"
      "Reference: mojifix.repair._score._word_score (same doubles)."},
-    {"primary_totals", py_primary_totals, METH_VARARGS,
-     "primary_totals(per_word, primaries) -> list[float]\n\n"
-     "For each primary language (or None), the sum over per_word's (scores, floor, foreign) of\n"
-     "max(scores.get(primary, floor), foreign). Reference: the loop in mojifix.repair._score.score."},
     {"words_and_costs", py_words_and_costs, METH_VARARGS,
      "words_and_costs(text, facts) -> (list[str], float)\n\n"
      "The case-folded words of text and the cost of all but their letters (symbols, case flips, script\n"
      "mixes), with facts a CharFacts. Reference: mojifix.repair._score._words_and_costs (same doubles)."},
+    {"letter_totals", py_letter_totals, METH_VARARGS,
+     "letter_totals(words, memo, model) -> (float, str | None)\n\n"
+     "The best primary language's total over the folded words (memo: word -> {language: score}, filled\n"
+     "with the words it lacks) and that language. Reference: the word loop of mojifix.repair._score.score\n"
+     "and _primary_totals (same doubles)."},
     {"cjk_encode", py_cjk_encode, METH_VARARGS,
      "cjk_encode(text, table, html) -> bytes | int\n\n"
      "A CJK encoder over text with its EncodeTable: the bytes, or in strict mode (html false) the index of\n"
@@ -1584,6 +1728,12 @@ module_exec(PyObject *m)
     Py_INCREF(&EncodeTableType);
     if (PyModule_AddObject(m, "EncodeTable", (PyObject *)&EncodeTableType) < 0) {
         Py_DECREF(&EncodeTableType);
+        return -1;
+    }
+    if (PyType_Ready(&ScoringModelType) < 0) return -1;
+    Py_INCREF(&ScoringModelType);
+    if (PyModule_AddObject(m, "ScoringModel", (PyObject *)&ScoringModelType) < 0) {
+        Py_DECREF(&ScoringModelType);
         return -1;
     }
     if (PyType_Ready(&CharFactsType) < 0) return -1;

@@ -1,9 +1,11 @@
-"""repair's compiled scoring: the same doubles as the pure-Python ``_word_score`` and ``_primary_totals``.
+"""repair's compiled scoring: the same doubles as the pure-Python ``_word_score`` and ``_letter_totals``.
 
 Compared with ``==`` (no tolerance): per word and language, ``_CompiledScoring.scores`` against
 ``_word_score`` on every word of the repair corpus (inputs, which are mostly mojibake, and originals) and
-on generated words from the model's own characters plus unseen ones; the primary-language totals on
-generated score tables; then ``score`` and ``repair`` as a whole with the compiled model against the same
+on generated words from the model's own characters plus unseen ones; the letter totals (words scored
+afresh and memo words with generated scores, primary languages tried in order); ``words_and_costs`` (the
+text split, symbol costs, case flips, script mixes and folds) against ``_words_and_costs`` on every corpus
+text and generated text; then ``score`` and ``repair`` as a whole with the compiled model against the same
 model with the kernels taken out.
 """
 
@@ -69,27 +71,30 @@ def test_generated_words(kernels: ModuleType, word: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(
-    per_word=st.lists(
-        st.tuples(
-            st.dictionaries(st.sampled_from(["en", "fr", "ja", "ru"]), st.floats(-80, 0), max_size=4),
-            st.floats(-80, 0),
-            st.floats(-80, 0),
-        ),
-        max_size=50,
+    memo=st.dictionaries(
+        st.text("abcé中", min_size=1, max_size=3),
+        st.dictionaries(st.sampled_from(["en", "fr", "ja", "ru"]), st.floats(-80, 0), max_size=4),
+        max_size=8,
     ),
-    primaries=st.lists(st.sampled_from(["en", "fr", "ja", "ru", "zz", None]), max_size=6),
+    extra=st.lists(st.text("abcdeé中文ж", min_size=1, max_size=6), max_size=5),
 )
-def test_primary_totals(
-    kernels: ModuleType, per_word: list[tuple[dict[str, float], float, float]], primaries: list[str | None]
-) -> None:
-    assert kernels.primary_totals(per_word, primaries) == _score._primary_totals(per_word, primaries)
+def test_letter_totals(kernels: ModuleType, memo: dict[str, dict[str, float]], extra: list[str]) -> None:
+    """Totals over memo words with arbitrary scores, and over words scored afresh (then memoised)."""
+    model = compiled_model()
+    assert model.compiled is not None
+    words = [*memo, *extra, *memo]
+    python_memo = {word: dict(scores) for word, scores in memo.items()}
+    compiled_memo = {word: dict(scores) for word, scores in memo.items()}
+    expected = _score._letter_totals(words, python_memo, model)
+    assert model.compiled.letter_totals(words, compiled_memo) == expected
+    assert compiled_memo == python_memo
 
 
 def test_scores_and_repairs_equal_the_pure_path(kernels: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
     model = compiled_model()
     texts = [case["input"] for case in CASES[::3]]
     with_kernel = [(_score.score(text), repair(text).text) for text in texts]
-    pure = dataclasses.replace(model, compiled=None, words_and_costs=None)
+    pure = dataclasses.replace(model, compiled=None)
     monkeypatch.setattr(_score, "_model", lambda: pure)
     assert _score._model().compiled is None
     without = [(_score.score(text), repair(text).text) for text in texts]
@@ -98,8 +103,8 @@ def test_scores_and_repairs_equal_the_pure_path(kernels: ModuleType, monkeypatch
 
 def check_words_and_costs(text: str) -> None:
     model = compiled_model()
-    assert model.words_and_costs is not None
-    assert model.words_and_costs(text) == _score._words_and_costs(text), text
+    assert model.compiled is not None
+    assert model.compiled.words_and_costs(text) == _score._words_and_costs(text), text
 
 
 def test_words_and_costs_on_the_corpus(kernels: ModuleType) -> None:

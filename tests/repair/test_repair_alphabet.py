@@ -2,9 +2,10 @@
 
 A step (``encode_as``, ``decode_as``) can only change a run holding a character of its alphabet
 (``_codecs.StepAlphabet``). Checked here: the lead-byte table against each decoder itself; the claim on
-every single-byte step over generated runs; and the pruned search against the full search of every step
-(``prune=False``, or an alphabet that meets every text) on the corpus, on correct text of many languages
-and on generated text: the same candidates in the same order, the same ``Repaired`` results.
+every single-byte step and on every step over generated runs; and the search (``_expand``) against the
+reference search of every step and every run (``_expand_every_step``, with an alphabet that meets every
+text for the replays) on the corpus, on correct text of many languages and on generated text: the same
+candidates in the same order, the same ``Repaired`` results.
 """
 
 from __future__ import annotations
@@ -113,26 +114,31 @@ def _texts() -> list[str]:
 
 
 def test_pruned_expansion_equals_the_full_one() -> None:
-    """Depth 1 and 2 of the search: the same candidates, in the same order, with and without pruning."""
+    """Depth 1 and 2 of the search: the same candidates, in the same order, as the reference search."""
     checked = 0
     for text in _texts():
         if text.isascii():
             continue
-        full = _search._expand(text, (), prune=False)
+        full = _search._expand_every_step(text, ())
         assert _search._expand(text, ()) == full, text
         for cand in full[:2]:
             if not cand.text.isascii():
-                assert _search._expand(cand.text, cand.plan) == _search._expand(
-                    cand.text, cand.plan, prune=False
-                )
+                pruned = _search._expand(cand.text, cand.plan)
+                assert pruned == _search._expand_every_step(cand.text, cand.plan)
         checked += 1
     assert checked > 1500
 
 
 def _full_search_repair(text: str, monkeypatch: pytest.MonkeyPatch) -> object:
     with monkeypatch.context() as patch:
-        patch.setattr(_search, "step_alphabet", every_step_alphabet)
+        _every_step(patch)
         return repair(text)
+
+
+def _every_step(patch: pytest.MonkeyPatch) -> None:
+    """The reference search: every step, every run (no alphabet), each run encoded on its own."""
+    patch.setattr(_search, "step_alphabet", every_step_alphabet)
+    patch.setattr(_search, "_expand", _search._expand_every_step)
 
 
 def test_pruned_repair_equals_the_full_search(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -149,7 +155,7 @@ def test_pruned_repair_equals_the_full_search(monkeypatch: pytest.MonkeyPatch) -
 def test_pruned_repair_equals_the_full_search_on_generated_text(words: list[str]) -> None:
     text = " ".join(words)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_search, "step_alphabet", every_step_alphabet)
+        _every_step(patch)
         full = repair(text)
     assert repair(text) == full
 
@@ -159,7 +165,7 @@ def test_pruned_repair_equals_the_full_search_on_generated_text(words: list[str]
 def test_pruned_repair_equals_the_full_search_on_mojibake(text: str, reader: str) -> None:
     garbled = decode_lossy(text.encode(), reader)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_search, "step_alphabet", every_step_alphabet)
+        _every_step(patch)
         full = repair(garbled)
     assert repair(garbled) == full
 

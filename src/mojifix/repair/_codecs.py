@@ -184,7 +184,17 @@ def encode_strict(text: str, name: str) -> bytes:
 
 
 def decode_strict(data: bytes, name: str) -> str:
-    """Decode ``data`` exactly with codec ``name``; raise CodecFailure on any invalid byte sequence."""
+    """Decode ``data`` exactly with codec ``name``; raise CodecFailure on any invalid byte sequence.
+
+    Strict UTF-8 is CPython's own decoder: on valid input the standard's UTF-8 decoder gives the same text,
+    and both refuse the same sequences (overlong forms, surrogates, past U+10FFFF, cut short), the
+    well-formed UTF-8 of Unicode's table 3-7 (tests/repair/test_repair_codecs.py compares them).
+    """
+    if name == "UTF-8":
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise CodecFailure(str(exc)) from None
     if name in SINGLE_BYTE:
         out = data.decode("latin-1").translate(_table(name).decode)
         if NO_ENTRY in out:

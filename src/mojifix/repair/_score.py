@@ -20,6 +20,7 @@ The score adds, over the text:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -29,6 +30,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from mojifix import _native
 
@@ -114,23 +116,22 @@ class _Model:
     char_languages: dict[str, tuple[str, ...]]  # char -> languages listing it
     #: the compiled scoring, every language's tables hashed in C, or None for the pure-Python path
     compiled: _CompiledScoring | None = None
-    #: the compiled ``_words_and_costs`` (its CharFacts bound), or None for the pure-Python path
-    words_and_costs: Callable[[str], tuple[list[str], float]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class _CompiledScoring:
-    """The compiled twins of ``_word_score`` and ``_primary_totals`` (``mojifix._kernels``)."""
+    """The compiled twins (``mojifix._kernels``) of ``_words_and_costs`` and ``_letter_totals``, their
+    tables bound, and of ``_word_score`` (what ``_letter_totals`` runs per word and language)."""
 
-    word_scores: Callable[..., tuple[float, ...]]
-    primary_totals: Callable[[list[tuple[dict[str, float], float, float]], list[str | None]], list[float]]
+    words_and_costs: Callable[[str], tuple[list[str], float]]
+    letter_totals: Callable[[list[str], dict[str, dict[str, float]]], tuple[float, str | None]]
+    word_scores: Callable[[str, tuple[object, ...]], tuple[float, ...]]
     tables: dict[str, object]  # language -> mojifix._kernels.LanguageTables
 
     def scores(self, word: str, langs: Iterable[str]) -> dict[str, float]:
         """``{lang: _word_score(word, that language)}``, computed in C (the same doubles)."""
         names = tuple(langs)
-        tables = self.tables
-        values = self.word_scores(word, tuple(tables[lang] for lang in names))
+        values = self.word_scores(word, tuple(self.tables[lang] for lang in names))
         return dict(zip(names, values, strict=True))
 
 
@@ -155,19 +156,29 @@ def _model() -> _Model:
         languages[lang] = _Language(chars, pairs)
         for c in chars:
             owners.setdefault(c, []).append(lang)
+    char_languages = {c: tuple(v) for c, v in owners.items()}
     kernels = _native.kernels()
     compiled = None
-    words_and_costs = None
     if kernels is not None:
         constants = (_UNSEEN_P, _BOUNDARY_P, _UNIGRAM_SHARE, BIGRAM_WEIGHT)
         tables = {lang: kernels.LanguageTables(t.chars, t.pairs, *constants) for lang, t in languages.items()}
-        compiled = _CompiledScoring(kernels.word_scores, kernels.primary_totals, tables)
         facts = kernels.CharFacts(
             _char_facts, _SYMBOL_COSTS, LETTER_THEN_SYMBOL_COST, SYMBOL_IN_WORD_COST, CASE_FLIP_COST,
             SCRIPT_MIX_COST,
         )  # fmt: skip
-        words_and_costs = _bound_second(kernels.words_and_costs, facts)
-    return _Model(languages, {c: tuple(v) for c, v in owners.items()}, compiled, words_and_costs)
+        scoring = kernels.ScoringModel(char_languages, tables, UNSEEN_CHAR, SWITCH_COST)
+        compiled = _CompiledScoring(
+            functools.partial(_call_with, kernels.words_and_costs, facts),
+            functools.partial(_call_with, kernels.letter_totals, scoring),
+            kernels.word_scores,
+            tables,
+        )
+    return _Model(languages, char_languages, compiled)
+
+
+def _call_with(kernel: Callable[..., Any], bound: object, *args: Any) -> Any:
+    """``kernel(*args, bound)``: a compiled function with its model object as the last argument."""
+    return kernel(*args, bound)
 
 
 def _word_score(word: str, lang: _Language) -> float:
@@ -320,15 +331,6 @@ def _char_facts(ch: str) -> int:
     return bits | _SCRIPTS.index(_script(ch)) << 8 | _SYMBOL_COSTS.index(_symbol_cost(ch)) << 16
 
 
-def _bound_second(kernel: Callable[[str, object], tuple[list[str], float]], facts: object) -> Callable:
-    """``kernel`` with its second argument bound (positional-only C functions take no keywords)."""
-
-    def call(text: str) -> tuple[list[str], float]:
-        return kernel(text, facts)
-
-    return call
-
-
 def score(text: str, memo: dict[str, dict[str, float]] | None = None) -> Score:
     """Plausibility of ``text`` as human writing (log10 likelihood; higher is more plausible).
 
@@ -338,9 +340,24 @@ def score(text: str, memo: dict[str, dict[str, float]] | None = None) -> Score:
     model = _model()
     if memo is None:
         memo = {}
-    words, total = (model.words_and_costs or _words_and_costs)(text)
+    if model.compiled is None:
+        words, total = _words_and_costs(text)
+    else:
+        words, total = model.compiled.words_and_costs(text)
     if not words:
         return Score(total, None)
+    if model.compiled is None:
+        best_total, best_lang = _letter_totals(words, memo, model)
+    else:
+        best_total, best_lang = model.compiled.letter_totals(words, memo)
+    return Score(total + best_total, best_lang)
+
+
+def _letter_totals(
+    words: list[str], memo: dict[str, dict[str, float]], model: _Model
+) -> tuple[float, str | None]:
+    """The letters' total under the primary language that explains the folded ``words`` best, and that
+    language (compiled twin: ``letter_totals``). Word scores come from ``memo`` or are added to it."""
     # per word: (scores by language, score in a language that knows none of its letters, best foreign score)
     per_word: list[tuple[dict[str, float], float, float]] = []
     candidates: set[str] = set()
@@ -350,10 +367,7 @@ def score(text: str, memo: dict[str, dict[str, float]] | None = None) -> Score:
             langs: set[str] = set()
             for ch in low:
                 langs.update(model.char_languages.get(ch, ()))
-            if model.compiled is not None:
-                scores = model.compiled.scores(low, langs)
-            else:
-                scores = {lang: _word_score(low, model.languages[lang]) for lang in langs}
+            scores = {lang: _word_score(low, model.languages[lang]) for lang in langs}
             memo[low] = scores
         floor = UNSEEN_CHAR * len(low) - 1.0
         per_word.append((scores, floor, max(scores.values(), default=floor) - SWITCH_COST))
@@ -361,11 +375,10 @@ def score(text: str, memo: dict[str, dict[str, float]] | None = None) -> Score:
     best_lang: str | None = None
     best_total = -math.inf
     primaries: list[str | None] = sorted(candidates) or [None]
-    totals_of = _primary_totals if model.compiled is None else model.compiled.primary_totals
-    for primary, acc in zip(primaries, totals_of(per_word, primaries), strict=True):
+    for primary, acc in zip(primaries, _primary_totals(per_word, primaries), strict=True):
         if acc > best_total:
             best_total, best_lang = acc, primary
-    return Score(total + best_total, best_lang)
+    return best_total, best_lang
 
 
 def _primary_totals(
