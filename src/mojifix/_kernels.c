@@ -717,14 +717,13 @@ py_iso_2022_jp_decode(PyObject *self, PyObject *args)
     return Py_BuildValue("(Nnii)", text, consumed, mode, output);
 }
 
-/* ---- repair's word scores: a language's interpolated character-bigram model ----------------------------
+/* ---- hash tables: 64-bit keys (code points, pairs of code points) to a double or packed bytes -----------
  *
- * The reference is mojifix.repair._score._word_score: the log10 likelihood of a lower-cased word, with its
- * boundaries, under one language's unigram and bigram tables. The tables are hashed here once per process
- * (LanguageTables, built from the model's two dicts); the arithmetic is the reference's, operation for
- * operation, so the results are the same doubles (the build turns off floating-point contraction). */
+ * Used by repair's language model (rows of terms) and the CJK encoders (packed bytes). Floating-point
+ * arithmetic below is the references', operation for operation, so the results are the same doubles (the
+ * build turns off floating-point contraction). */
 
-/* A table's value: a probability (repair's tables) or packed encoder bytes (the CJK encoders'). */
+/* A table's value: a row number (repair's model) or packed encoder bytes (the CJK encoders'). */
 typedef union {
     double p;
     uint64_t bytes;
@@ -791,231 +790,209 @@ table_get(const HashTable *table, uint64_t key, int *found)
 /* A pair of code points as one key (21 bits each). */
 #define PAIR_KEY(a, b) (((uint64_t)(a) << 21) | (uint64_t)(b))
 
-/* Each position of a word adds log10(uni) or, when the language lists the pair, log10(weighted + uni)
- * (uni = unigram_share * P(char), weighted = bigram_weight * P(char | previous)). Those logarithms depend on
- * the tables alone, so they are taken once here, with the reference's operations on the same doubles. */
-typedef struct {
-    PyObject_HEAD
-    HashTable chars;       /* code point -> log10(unigram_share * P(char)) */
-    HashTable pairs;       /* PAIR_KEY(previous, char) -> log10(bigram_weight * P(char | previous) + uni);
-                              U+0020 marks a word boundary */
-    double unseen_term;    /* log10(unigram_share * unseen_p): a character the language does not list */
-    double boundary_term;  /* log10(unigram_share * boundary_p): the end of the word, no pair listed */
-} LanguageTables;
-
-/* The probability the reference's unigram term uses for ch: P(char), unseen_p, or boundary_p for U+0020. */
-static double
-unigram_p(PyObject *chars, Py_UCS4 ch, double unseen_p, double boundary_p, int *error)
-{
-    if (ch == ' ') return boundary_p;
-    PyObject *key = PyUnicode_FromOrdinal((int)ch);
-    PyObject *value = key == NULL ? NULL : PyDict_GetItemWithError(chars, key);
-    Py_XDECREF(key);
-    double p = value != NULL ? PyFloat_AsDouble(value) : unseen_p;
-    *error = PyErr_Occurred() != NULL;
-    return p;
-}
-
-/* Fill the two term tables from the model's dicts (keys of other lengths are never looked up by the
- * reference either: it asks for one character, or a pair). */
-static int
-terms_from_dicts(LanguageTables *self, PyObject *chars, PyObject *pairs, double unseen_p, double boundary_p,
-                 double unigram_share, double bigram_weight)
-{
-    if (!PyDict_Check(chars) || !PyDict_Check(pairs)) {
-        PyErr_SetString(PyExc_TypeError, "LanguageTables takes two dicts (chars, pairs)");
-        return -1;
-    }
-    if (table_init(&self->chars, PyDict_GET_SIZE(chars)) < 0) return -1;
-    if (table_init(&self->pairs, PyDict_GET_SIZE(pairs)) < 0) return -1;
-    PyObject *key, *value;
-    Py_ssize_t pos = 0;
-    int error = 0;
-    while (PyDict_Next(chars, &pos, &key, &value)) {
-        if (!PyUnicode_Check(key) || PyUnicode_GET_LENGTH(key) != 1) continue;
-        Py_UCS4 ch = PyUnicode_READ_CHAR(key, 0);
-        double uni = unigram_share * unigram_p(chars, ch, unseen_p, boundary_p, &error);
-        if (error) return -1;
-        table_put(&self->chars, ch, (TableValue){.p = log10(uni)});
-    }
-    pos = 0;
-    while (PyDict_Next(pairs, &pos, &key, &value)) {
-        if (!PyUnicode_Check(key) || PyUnicode_GET_LENGTH(key) != 2) continue;
-        Py_UCS4 prev = PyUnicode_READ_CHAR(key, 0), ch = PyUnicode_READ_CHAR(key, 1);
-        double pair = PyFloat_AsDouble(value);
-        if (pair == -1.0 && PyErr_Occurred()) return -1;
-        double uni = unigram_share * unigram_p(chars, ch, unseen_p, boundary_p, &error);
-        if (error) return -1;
-        double weighted = bigram_weight * pair;
-        table_put(&self->pairs, PAIR_KEY(prev, ch), (TableValue){.p = log10(weighted + uni)});
-    }
-    self->unseen_term = log10(unigram_share * unseen_p);
-    self->boundary_term = log10(unigram_share * boundary_p);
-    return 0;
-}
-
-static void
-language_tables_dealloc(LanguageTables *self)
-{
-    PyMem_Free(self->chars.keys);
-    PyMem_Free(self->chars.values);
-    PyMem_Free(self->pairs.keys);
-    PyMem_Free(self->pairs.values);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-static PyObject *
-language_tables_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
-{
-    PyObject *chars, *pairs;
-    double unseen_p, boundary_p, unigram_share, bigram_weight;
-    static char *keywords[] = {"chars", "pairs", "unseen_p", "boundary_p", "unigram_share", "bigram_weight",
-                               NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOdddd", keywords, &chars, &pairs, &unseen_p, &boundary_p,
-                                     &unigram_share, &bigram_weight)) {
-        return NULL;
-    }
-    LanguageTables *self = (LanguageTables *)type->tp_alloc(type, 0);
-    if (self == NULL) return NULL;
-    if (terms_from_dicts(self, chars, pairs, unseen_p, boundary_p, unigram_share, bigram_weight) < 0) {
-        Py_DECREF(self);
-        return NULL;
-    }
-    return (PyObject *)self;
-}
-
-static PyTypeObject LanguageTablesType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "mojifix._kernels.LanguageTables",
-    .tp_doc = "LanguageTables(chars, pairs, unseen_p, boundary_p, unigram_share, bigram_weight): one\n"
-              "language's per-position terms of _word_score, hashed.\n\n"
-              "chars: {char: P(char)}; pairs: {'ab': P(b | a)} (' ' marks a word boundary), as\n"
-              "mojifix.repair._score._Language holds them; the four numbers are _score's constants.",
-    .tp_basicsize = sizeof(LanguageTables),
-    .tp_itemsize = 0,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_new = language_tables_new,
-    .tp_dealloc = (destructor)language_tables_dealloc,
-};
-
-/* Spec: mojifix.repair._score._word_score, for one language: the same terms added in the same order. */
-static double
-word_score(const LanguageTables *lang, int kind, const void *data, Py_ssize_t n)
-{
-    double total = 0.0;
-    Py_UCS4 prev = ' ';
-    for (Py_ssize_t k = 0; k <= n; k++) {
-        Py_UCS4 ch = k < n ? PyUnicode_READ(kind, data, k) : ' ';
-        int found;
-        double term = table_get(&lang->pairs, PAIR_KEY(prev, ch), &found).p;
-        if (!found) {
-            if (ch == ' ') {
-                term = lang->boundary_term;
-            }
-            else {
-                term = table_get(&lang->chars, ch, &found).p;
-                if (!found) term = lang->unseen_term;
-            }
-        }
-        total += term;
-        prev = ch;
-    }
-    return total;
-}
-
-static PyObject *
-py_word_scores(PyObject *self, PyObject *args)
-{
-    PyObject *word, *languages;
-    if (!PyArg_ParseTuple(args, "UO!", &word, &PyTuple_Type, &languages)) return NULL;
-    Py_ssize_t count = PyTuple_GET_SIZE(languages);
-    for (Py_ssize_t k = 0; k < count; k++) {
-        if (!PyObject_TypeCheck(PyTuple_GET_ITEM(languages, k), &LanguageTablesType)) {
-            PyErr_SetString(PyExc_TypeError, "languages must be a tuple of LanguageTables");
-            return NULL;
-        }
-    }
-    PyObject *result = PyTuple_New(count);
-    if (result == NULL) return NULL;
-    int kind = PyUnicode_KIND(word);
-    const void *data = PyUnicode_DATA(word);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(word);
-    for (Py_ssize_t k = 0; k < count; k++) {
-        const LanguageTables *lang = (const LanguageTables *)PyTuple_GET_ITEM(languages, k);
-        PyObject *value = PyFloat_FromDouble(word_score(lang, kind, data, n));
-        if (value == NULL) {
-            Py_DECREF(result);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(result, k, value);
-    }
-    return result;
-}
-
-/* ---- repair's letter scores: every word in every language that knows its letters, and the best primary --
+/* ---- repair's letter scores: all languages at once, from arrays ---------------------------------------
  *
- * The reference is the word loop of mojifix.repair._score.score and _primary_totals: per folded word, its
- * scores by language (from the call's memo, or word_score in each language listing one of its characters,
- * then kept in the memo), its floor and its best foreign score; then, for each candidate primary language
- * in sorted order, the sum over words of max(own, foreign); the first best total wins. */
+ * The reference is the word loop of mojifix.repair._score.score and _letter_totals / _primary_totals. Each
+ * position of a word adds, in every language, log10(uni) or, when the language lists the pair,
+ * log10(weighted + uni) (uni = unigram_share * P(char), weighted = bigram_weight * P(char | previous)).
+ * Those terms depend on the tables alone, so they are taken once, with the reference's operations on the
+ * same doubles, and kept as one row of every language's term per pair and per character: a position costs
+ * one or two look-ups, whatever the number of languages, and each language's total adds the same terms in
+ * the same order as _word_score. */
+
+#define MODEL_LANGUAGES_MAX 64
 
 typedef struct {
     PyObject_HEAD
-    PyObject *char_languages; /* {char: (language, ...)} */
-    PyObject *tables;         /* {language: LanguageTables} */
+    PyObject *names;        /* the languages, sorted (their order is the order primaries are tried in) */
+    Py_ssize_t count;
+    HashTable pair_rows;    /* PAIR_KEY(previous, char) -> row; U+0020 marks a word boundary */
+    HashTable char_rows;    /* code point -> row */
+    double *pair_terms;     /* row * count + language: the position's term when the pair is listed there */
+    double *char_terms;     /* the same for a character whose pair is not listed */
+    uint64_t *char_masks;   /* row -> the languages listing the character */
+    double *boundary_terms; /* the word's end, no pair listed: log10(unigram_share * boundary_p) */
+    double *unseen_terms;   /* a character no language lists: log10(unigram_share * unseen_p) */
     double unseen_char, switch_cost;
 } ScoringModel;
 
 static void
 scoring_model_dealloc(ScoringModel *self)
 {
-    Py_XDECREF(self->char_languages);
-    Py_XDECREF(self->tables);
+    PyMem_Free(self->pair_rows.keys);
+    PyMem_Free(self->pair_rows.values);
+    PyMem_Free(self->char_rows.keys);
+    PyMem_Free(self->char_rows.values);
+    PyMem_Free(self->pair_terms);
+    PyMem_Free(self->char_terms);
+    PyMem_Free(self->char_masks);
+    PyMem_Free(self->boundary_terms);
+    PyMem_Free(self->unseen_terms);
+    Py_XDECREF(self->names);
     Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* The probability the reference's unigram term uses for ch in one language: P(char), unseen_p, or
+ * boundary_p for U+0020; -1 with an exception set on error. */
+static double
+unigram_p(PyObject *chars, Py_UCS4 ch, double unseen_p, double boundary_p)
+{
+    if (ch == ' ') return boundary_p;
+    PyObject *key = PyUnicode_FromOrdinal((int)ch);
+    PyObject *value = key == NULL ? NULL : PyDict_GetItemWithError(chars, key);
+    Py_XDECREF(key);
+    if (value == NULL) return PyErr_Occurred() ? -1.0 : unseen_p;
+    return PyFloat_AsDouble(value);
+}
+
+/* The row of key in rows, a new one (its terms set to fill) if absent; -1 on error. */
+static Py_ssize_t
+row_of(HashTable *rows, uint64_t key, Py_ssize_t *used, double *terms, Py_ssize_t count, double fill)
+{
+    int found;
+    TableValue row = table_get(rows, key, &found);
+    if (found) return (Py_ssize_t)row.bytes;
+    Py_ssize_t fresh = (*used)++;
+    table_put(rows, key, (TableValue){.bytes = (uint64_t)fresh});
+    for (Py_ssize_t k = 0; k < count; k++) terms[fresh * count + k] = fill;
+    return fresh;
+}
+
+/* Count the distinct keys of every language's dict of strings of `length` code points. */
+static Py_ssize_t
+distinct_keys(PyObject *dicts, Py_ssize_t length)
+{
+    PyObject *all = PySet_New(NULL);
+    if (all == NULL) return -1;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(dicts); k++) {
+        PyObject *key, *value;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(PyTuple_GET_ITEM(dicts, k), &pos, &key, &value)) {
+            if (PyUnicode_Check(key) && PyUnicode_GET_LENGTH(key) == length && PySet_Add(all, key) < 0) {
+                Py_DECREF(all);
+                return -1;
+            }
+        }
+    }
+    Py_ssize_t n = PySet_GET_SIZE(all);
+    Py_DECREF(all);
+    return n;
+}
+
+static int
+scoring_model_fill(ScoringModel *self, PyObject *chars, PyObject *pairs, double unseen_p, double boundary_p,
+                   double unigram_share, double bigram_weight)
+{
+    Py_ssize_t count = self->count;
+    Py_ssize_t char_count = distinct_keys(chars, 1), pair_count = distinct_keys(pairs, 2);
+    if (char_count < 0 || pair_count < 0) return -1;
+    if (table_init(&self->char_rows, char_count) < 0 || table_init(&self->pair_rows, pair_count) < 0) return -1;
+    self->char_terms = PyMem_Malloc(sizeof(double) * (size_t)((char_count + 1) * count));
+    self->pair_terms = PyMem_Malloc(sizeof(double) * (size_t)((pair_count + 1) * count));
+    self->char_masks = PyMem_Calloc((size_t)(char_count + 1), sizeof(uint64_t));
+    self->boundary_terms = PyMem_Malloc(sizeof(double) * (size_t)count);
+    self->unseen_terms = PyMem_Malloc(sizeof(double) * (size_t)count);
+    if (!self->char_terms || !self->pair_terms || !self->char_masks || !self->boundary_terms ||
+        !self->unseen_terms) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    double unseen = log10(unigram_share * unseen_p), boundary = log10(unigram_share * boundary_p);
+    for (Py_ssize_t lang = 0; lang < count; lang++) {
+        self->unseen_terms[lang] = unseen;
+        self->boundary_terms[lang] = boundary;
+    }
+    Py_ssize_t used = 0;
+    for (Py_ssize_t lang = 0; lang < count; lang++) { /* characters: log10(uni) */
+        PyObject *table = PyTuple_GET_ITEM(chars, lang), *key, *value;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(table, &pos, &key, &value)) {
+            if (!PyUnicode_Check(key) || PyUnicode_GET_LENGTH(key) != 1) continue;
+            Py_UCS4 ch = PyUnicode_READ_CHAR(key, 0);
+            double p = unigram_p(table, ch, unseen_p, boundary_p);
+            if (PyErr_Occurred()) return -1;
+            Py_ssize_t row = row_of(&self->char_rows, ch, &used, self->char_terms, count, unseen);
+            double uni = unigram_share * p;
+            self->char_terms[row * count + lang] = log10(uni);
+            self->char_masks[row] |= (uint64_t)1 << lang;
+        }
+    }
+    used = 0;
+    for (Py_ssize_t lang = 0; lang < count; lang++) { /* pairs: log10(weighted + uni) where listed */
+        PyObject *table = PyTuple_GET_ITEM(pairs, lang), *key, *value;
+        PyObject *own_chars = PyTuple_GET_ITEM(chars, lang);
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(table, &pos, &key, &value)) {
+            if (!PyUnicode_Check(key) || PyUnicode_GET_LENGTH(key) != 2) continue;
+            Py_UCS4 prev = PyUnicode_READ_CHAR(key, 0), ch = PyUnicode_READ_CHAR(key, 1);
+            double pair = PyFloat_AsDouble(value);
+            double p = unigram_p(own_chars, ch, unseen_p, boundary_p);
+            if (PyErr_Occurred()) return -1;
+            int existed;
+            table_get(&self->pair_rows, PAIR_KEY(prev, ch), &existed);
+            Py_ssize_t row = row_of(&self->pair_rows, PAIR_KEY(prev, ch), &used, self->pair_terms, count, 0.0);
+            if (!existed) { /* a new row: every language's term without the pair, then the listed ones */
+                for (Py_ssize_t other = 0; other < count; other++) {
+                    double q = unigram_p(PyTuple_GET_ITEM(chars, other), ch, unseen_p, boundary_p);
+                    if (PyErr_Occurred()) return -1;
+                    double other_uni = unigram_share * q;
+                    self->pair_terms[row * count + other] = log10(other_uni);
+                }
+            }
+            double uni = unigram_share * p;
+            double weighted = bigram_weight * pair;
+            self->pair_terms[row * count + lang] = log10(weighted + uni);
+        }
+    }
+    return 0;
 }
 
 static PyObject *
 scoring_model_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    PyObject *char_languages, *tables;
-    double unseen_char, switch_cost;
-    static char *keywords[] = {"char_languages", "tables", "unseen_char", "switch_cost", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!dd", keywords, &PyDict_Type, &char_languages,
-                                     &PyDict_Type, &tables, &unseen_char, &switch_cost)) {
+    PyObject *names, *chars, *pairs;
+    double unseen_p, boundary_p, unigram_share, bigram_weight, unseen_char, switch_cost;
+    static char *keywords[] = {"names", "chars", "pairs", "unseen_p", "boundary_p", "unigram_share",
+                               "bigram_weight", "unseen_char", "switch_cost", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!O!dddddd", keywords, &PyTuple_Type, &names,
+                                     &PyTuple_Type, &chars, &PyTuple_Type, &pairs, &unseen_p, &boundary_p,
+                                     &unigram_share, &bigram_weight, &unseen_char, &switch_cost)) {
         return NULL;
     }
-    PyObject *key, *value;
-    Py_ssize_t pos = 0;
-    while (PyDict_Next(tables, &pos, &key, &value)) {
-        if (!PyObject_TypeCheck(value, &LanguageTablesType)) {
-            PyErr_SetString(PyExc_TypeError, "tables must map languages to LanguageTables");
-            return NULL;
-        }
+    Py_ssize_t count = PyTuple_GET_SIZE(names);
+    if (count > MODEL_LANGUAGES_MAX || PyTuple_GET_SIZE(chars) != count || PyTuple_GET_SIZE(pairs) != count) {
+        PyErr_SetString(PyExc_ValueError, "ScoringModel takes at most 64 languages, one chars and pairs dict each");
+        return NULL;
     }
-    pos = 0;
-    while (PyDict_Next(char_languages, &pos, &key, &value)) {
-        if (!PyTuple_Check(value)) {
-            PyErr_SetString(PyExc_TypeError, "char_languages must map characters to tuples of languages");
+    for (Py_ssize_t k = 0; k < count; k++) {
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(names, k)) || !PyDict_Check(PyTuple_GET_ITEM(chars, k)) ||
+            !PyDict_Check(PyTuple_GET_ITEM(pairs, k))) {
+            PyErr_SetString(PyExc_TypeError, "ScoringModel takes names (str) and dicts");
             return NULL;
         }
     }
     ScoringModel *self = (ScoringModel *)type->tp_alloc(type, 0);
     if (self == NULL) return NULL;
-    Py_INCREF(char_languages);
-    Py_INCREF(tables);
-    self->char_languages = char_languages;
-    self->tables = tables;
+    Py_INCREF(names);
+    self->names = names;
+    self->count = count;
     self->unseen_char = unseen_char;
     self->switch_cost = switch_cost;
+    if (scoring_model_fill(self, chars, pairs, unseen_p, boundary_p, unigram_share, bigram_weight) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
     return (PyObject *)self;
 }
 
 static PyTypeObject ScoringModelType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "mojifix._kernels.ScoringModel",
-    .tp_doc = "ScoringModel(char_languages, tables, unseen_char, switch_cost): repair's model for letter_totals\n\n"
-              "char_languages: {char: (language, ...)}; tables: {language: LanguageTables}; the two numbers\n"
-              "are mojifix.repair._score's UNSEEN_CHAR and SWITCH_COST.",
+    .tp_doc = "ScoringModel(names, chars, pairs, unseen_p, boundary_p, unigram_share, bigram_weight,\n"
+              "unseen_char, switch_cost): repair's language model as arrays, for letter_totals.\n\n"
+              "names: the languages, sorted; chars, pairs: per language {char: P(char)} and\n"
+              "{'ab': P(b | a)} (' ' marks a word boundary), as mojifix.repair._score._Language holds them;\n"
+              "the numbers are mojifix.repair._score's constants.",
     .tp_basicsize = sizeof(ScoringModel),
     .tp_itemsize = 0,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -1023,54 +1000,64 @@ static PyTypeObject ScoringModelType = {
     .tp_dealloc = (destructor)scoring_model_dealloc,
 };
 
-/* {language: word_score} for every language listing one of word's characters (a new reference). */
-static PyObject *
-word_scores_by_language(const ScoringModel *model, PyObject *word)
+/* Spec: _word_score in every language at once (totals[language]); returns the languages listing one of the
+ * word's characters (the reference's char_languages union). */
+static uint64_t
+word_totals(const ScoringModel *model, int kind, const void *data, Py_ssize_t n, double *totals)
 {
-    PyObject *langs = PySet_New(NULL);
-    if (langs == NULL) return NULL;
-    int kind = PyUnicode_KIND(word);
-    const void *data = PyUnicode_DATA(word);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(word);
-    for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *ch = PyUnicode_FromOrdinal((int)PyUnicode_READ(kind, data, k));
-        PyObject *owners = ch == NULL ? NULL : PyDict_GetItemWithError(model->char_languages, ch);
-        Py_XDECREF(ch);
-        if (owners == NULL && PyErr_Occurred()) goto fail;
-        for (Py_ssize_t j = 0; owners != NULL && j < PyTuple_GET_SIZE(owners); j++) {
-            if (PySet_Add(langs, PyTuple_GET_ITEM(owners, j)) < 0) goto fail;
+    Py_ssize_t count = model->count;
+    uint64_t mask = 0;
+    for (Py_ssize_t lang = 0; lang < count; lang++) totals[lang] = 0.0;
+    Py_UCS4 prev = ' ';
+    for (Py_ssize_t k = 0; k <= n; k++) {
+        Py_UCS4 ch = k < n ? PyUnicode_READ(kind, data, k) : ' ';
+        int listed_pair, listed_char;
+        const double *terms;
+        TableValue row = table_get(&model->pair_rows, PAIR_KEY(prev, ch), &listed_pair);
+        if (ch != ' ') {
+            TableValue char_row = table_get(&model->char_rows, ch, &listed_char);
+            if (listed_char) mask |= model->char_masks[char_row.bytes];
+            terms = listed_char ? model->char_terms + char_row.bytes * (uint64_t)count : model->unseen_terms;
         }
-    }
-    PyObject *scores = PyDict_New();
-    PyObject *iter = scores == NULL ? NULL : PyObject_GetIter(langs);
-    PyObject *lang;
-    while (iter != NULL && (lang = PyIter_Next(iter)) != NULL) {
-        PyObject *table = PyDict_GetItemWithError(model->tables, lang);
-        PyObject *value = NULL;
-        if (table != NULL) {
-            value = PyFloat_FromDouble(word_score((const LanguageTables *)table, kind, data, n));
+        else {
+            terms = model->boundary_terms;
         }
-        else if (!PyErr_Occurred()) {
-            PyErr_Format(PyExc_KeyError, "no LanguageTables for %R", lang);
-        }
-        int failed = value == NULL || PyDict_SetItem(scores, lang, value) < 0;
-        Py_XDECREF(value);
-        Py_DECREF(lang);
-        if (failed) break;
+        if (listed_pair) terms = model->pair_terms + row.bytes * (uint64_t)count;
+        for (Py_ssize_t lang = 0; lang < count; lang++) totals[lang] += terms[lang];
+        prev = ch;
     }
-    Py_XDECREF(iter);
-    Py_DECREF(langs);
-    if (PyErr_Occurred()) {
-        Py_XDECREF(scores);
-        return NULL;
-    }
-    return scores;
-fail:
-    Py_DECREF(langs);
-    return NULL;
+    return mask;
 }
 
-/* Spec: the word loop of mojifix.repair._score.score, then _primary_totals and the choice of the best. */
+/* A word's memo entry for the compiled path: its language mask, then its total in every language. */
+typedef struct {
+    uint64_t mask;
+    double totals[MODEL_LANGUAGES_MAX];
+} WordTotals;
+
+static PyObject *
+py_word_scores(PyObject *module, PyObject *args)
+{
+    PyObject *word;
+    ScoringModel *model;
+    int every = 0;
+    if (!PyArg_ParseTuple(args, "UO!|p", &word, &ScoringModelType, &model, &every)) return NULL;
+    WordTotals entry;
+    entry.mask = word_totals(model, PyUnicode_KIND(word), PyUnicode_DATA(word), PyUnicode_GET_LENGTH(word),
+                             entry.totals);
+    PyObject *result = PyDict_New();
+    for (Py_ssize_t lang = 0; result != NULL && lang < model->count; lang++) {
+        if (!every && !(entry.mask >> lang & 1)) continue;
+        PyObject *value = PyFloat_FromDouble(entry.totals[lang]);
+        if (value == NULL || PyDict_SetItem(result, PyTuple_GET_ITEM(model->names, lang), value) < 0) {
+            Py_CLEAR(result);
+        }
+        Py_XDECREF(value);
+    }
+    return result;
+}
+
+/* Spec: the word loop of mojifix.repair._score.score with _letter_totals and _primary_totals. */
 static PyObject *
 py_letter_totals(PyObject *module, PyObject *args)
 {
@@ -1081,78 +1068,71 @@ py_letter_totals(PyObject *module, PyObject *args)
         return NULL;
     }
     Py_ssize_t count = PyList_GET_SIZE(words);
-    PyObject **dicts = PyMem_Malloc(sizeof(PyObject *) * (size_t)(count > 0 ? count : 1));
+    const WordTotals **entries = PyMem_Malloc(sizeof(WordTotals *) * (size_t)(count > 0 ? count : 1));
     double *floors = PyMem_Malloc(sizeof(double) * (size_t)(count > 0 ? count : 1) * 2);
-    PyObject *candidates = PySet_New(NULL), *primaries = NULL, *result = NULL;
-    if (dicts == NULL || floors == NULL || candidates == NULL) {
-        if (!PyErr_Occurred()) PyErr_NoMemory();
+    PyObject *result = NULL;
+    if (entries == NULL || floors == NULL) {
+        PyErr_NoMemory();
         goto done;
     }
+    uint64_t candidates = 0;
     for (Py_ssize_t w = 0; w < count; w++) {
         PyObject *word = PyList_GET_ITEM(words, w);
         if (!PyUnicode_Check(word)) {
             PyErr_SetString(PyExc_TypeError, "words must be str");
             goto done;
         }
-        PyObject *scores = PyDict_GetItemWithError(memo, word); /* borrowed: the memo keeps it */
-        if (scores == NULL) {
+        PyObject *known = PyDict_GetItemWithError(memo, word); /* borrowed: the memo keeps it */
+        if (known == NULL) {
             if (PyErr_Occurred()) goto done;
-            PyObject *fresh = word_scores_by_language(model, word);
-            if (fresh == NULL) goto done;
-            int failed = PyDict_SetItem(memo, word, fresh) < 0;
-            Py_DECREF(fresh);
+            WordTotals entry;
+            entry.mask = word_totals(model, PyUnicode_KIND(word), PyUnicode_DATA(word),
+                                     PyUnicode_GET_LENGTH(word), entry.totals);
+            PyObject *packed = PyBytes_FromStringAndSize((const char *)&entry, sizeof(entry));
+            int failed = packed == NULL || PyDict_SetItem(memo, word, packed) < 0;
+            Py_XDECREF(packed);
             if (failed) goto done;
-            scores = PyDict_GetItemWithError(memo, word);
-            if (scores == NULL) goto done;
+            known = PyDict_GetItemWithError(memo, word);
+            if (known == NULL) goto done;
         }
-        if (!PyDict_Check(scores)) {
-            PyErr_SetString(PyExc_TypeError, "memo values must be dicts");
+        if (!PyBytes_Check(known) || PyBytes_GET_SIZE(known) != (Py_ssize_t)sizeof(WordTotals)) {
+            PyErr_SetString(PyExc_TypeError, "memo values must be letter_totals' own entries");
             goto done;
         }
-        dicts[w] = scores;
+        const WordTotals *entry = (const WordTotals *)PyBytes_AS_STRING(known);
+        entries[w] = entry;
         double floor = model->unseen_char * (double)PyUnicode_GET_LENGTH(word) - 1.0;
         double best = floor;
         int first = 1;
-        PyObject *lang, *value;
-        Py_ssize_t pos = 0;
-        while (PyDict_Next(scores, &pos, &lang, &value)) {
-            double v = PyFloat_AsDouble(value);
-            if (v == -1.0 && PyErr_Occurred()) goto done;
-            if (first || v > best) best = v;
+        for (Py_ssize_t lang = 0; lang < model->count; lang++) {
+            if (!(entry->mask >> lang & 1)) continue;
+            if (first || entry->totals[lang] > best) best = entry->totals[lang];
             first = 0;
-            if (PySet_Add(candidates, lang) < 0) goto done;
         }
         floors[2 * w] = floor;
         floors[2 * w + 1] = best - model->switch_cost;
+        candidates |= entry->mask;
     }
-    primaries = PySequence_List(candidates);
-    if (primaries == NULL || PyList_Sort(primaries) < 0) goto done;
-    if (PyList_GET_SIZE(primaries) == 0 && PyList_Append(primaries, Py_None) < 0) goto done;
+    /* primaries in sorted order (the names are sorted), or none at all */
     double best_total = -INFINITY;
-    PyObject *best_lang = Py_None;
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(primaries); k++) {
-        PyObject *primary = PyList_GET_ITEM(primaries, k);
+    Py_ssize_t best_lang = -1;
+    for (Py_ssize_t lang = candidates ? 0 : -1; lang < (candidates ? model->count : 0); lang++) {
+        if (lang >= 0 && !(candidates >> lang & 1)) continue;
         double acc = 0.0;
         for (Py_ssize_t w = 0; w < count; w++) {
             double own = floors[2 * w], foreign = floors[2 * w + 1];
-            if (primary != Py_None) {
-                PyObject *value = PyDict_GetItemWithError(dicts[w], primary);
-                if (value != NULL) own = PyFloat_AsDouble(value);
-                if (PyErr_Occurred()) goto done;
-            }
+            if (lang >= 0 && entries[w]->mask >> lang & 1) own = entries[w]->totals[lang];
             acc += own > foreign ? own : foreign;
         }
         if (acc > best_total) {
             best_total = acc;
-            best_lang = primary;
+            best_lang = lang;
         }
     }
-    result = Py_BuildValue("(dO)", best_total, best_lang);
+    result = Py_BuildValue("(dO)", best_total, best_lang >= 0 ? PyTuple_GET_ITEM(model->names, best_lang) : Py_None);
 done:
-    PyMem_Free(dicts);
+    PyMem_Free(entries);
     PyMem_Free(floors);
-    Py_XDECREF(candidates);
-    Py_XDECREF(primaries);
     return result;
 }
 
@@ -1701,9 +1681,9 @@ static PyMethodDef methods[] = {
      "false, a trailing partial escape sequence or pair is left unconsumed.\n"
      "Reference: mojifix.whatwg.iso_2022_jp.Iso2022Jp._exact."},
     {"word_scores", py_word_scores, METH_VARARGS,
-     "word_scores(word, languages) -> tuple[float, ...]\n\n"
-     "The log10 likelihood of a lower-cased word under each of languages (a tuple of LanguageTables).\n"
-     "Reference: mojifix.repair._score._word_score (same doubles)."},
+     "word_scores(word, model, every_language=False) -> dict[str, float]\n\n"
+     "The log10 likelihood of a folded word in each language listing one of its characters (or in every\n"
+     "language). Reference: mojifix.repair._score._word_score (same doubles)."},
     {"words_and_costs", py_words_and_costs, METH_VARARGS,
      "words_and_costs(text, facts) -> (list[str], float)\n\n"
      "The case-folded words of text and the cost of all but their letters (symbols, case flips, script\n"
@@ -1740,12 +1720,6 @@ module_exec(PyObject *m)
     Py_INCREF(&CharFactsType);
     if (PyModule_AddObject(m, "CharFacts", (PyObject *)&CharFactsType) < 0) {
         Py_DECREF(&CharFactsType);
-        return -1;
-    }
-    if (PyType_Ready(&LanguageTablesType) < 0) return -1;
-    Py_INCREF(&LanguageTablesType);
-    if (PyModule_AddObject(m, "LanguageTables", (PyObject *)&LanguageTablesType) < 0) {
-        Py_DECREF(&LanguageTablesType);
         return -1;
     }
     return 0;

@@ -34,12 +34,14 @@ def compiled_model() -> _score._Model:
 
 
 def check_word(word: str) -> None:
+    """Every language, those that list none of the word's letters too (their unseen terms)."""
     model = compiled_model()
     assert model.compiled is not None
-    langs = sorted({lang for ch in word for lang in model.char_languages.get(ch, ())} | {"en", "ja"})
-    compiled = model.compiled.scores(word, langs)
-    python = {lang: _score._word_score(word, model.languages[lang]) for lang in langs}
+    compiled = model.compiled.word_scores(word, True)
+    python = {lang: _score._word_score(word, model.languages[lang]) for lang in model.languages}
     assert compiled == python, word
+    listing = {lang for ch in word for lang in model.char_languages.get(ch, ())}
+    assert model.compiled.word_scores(word, False).keys() == listing
 
 
 def test_every_corpus_word(kernels: ModuleType) -> None:
@@ -71,23 +73,43 @@ def test_generated_words(kernels: ModuleType, word: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(
-    memo=st.dictionaries(
-        st.text("abcé中", min_size=1, max_size=3),
-        st.dictionaries(st.sampled_from(["en", "fr", "ja", "ru"]), st.floats(-80, 0), max_size=4),
-        max_size=8,
-    ),
-    extra=st.lists(st.text("abcdeé中文ж", min_size=1, max_size=6), max_size=5),
+    st.lists(
+        st.text(
+            alphabet=st.one_of(
+                st.sampled_from("abcdeéèàçßøåžšćłğışțăâêîôûœæ'"),
+                st.characters(min_codepoint=0x400, max_codepoint=0x4FF),
+                st.characters(min_codepoint=0x3040, max_codepoint=0x30FF),
+                st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF),
+                st.characters(codec="utf-8"),
+            ),
+            min_size=1,
+            max_size=8,
+        ),
+        max_size=12,
+    )
 )
-def test_letter_totals(kernels: ModuleType, memo: dict[str, dict[str, float]], extra: list[str]) -> None:
-    """Totals over memo words with arbitrary scores, and over words scored afresh (then memoised)."""
+def test_letter_totals(kernels: ModuleType, words: list[str]) -> None:
+    """The best primary's total and the language, words scored afresh, then again from each one's memo."""
     model = compiled_model()
     assert model.compiled is not None
-    words = [*memo, *extra, *memo]
-    python_memo = {word: dict(scores) for word, scores in memo.items()}
-    compiled_memo = {word: dict(scores) for word, scores in memo.items()}
+    python_memo: dict[str, dict[str, float]] = {}
+    compiled_memo: dict[str, object] = {}
     expected = _score._letter_totals(words, python_memo, model)
     assert model.compiled.letter_totals(words, compiled_memo) == expected
-    assert compiled_memo == python_memo
+    assert compiled_memo.keys() == python_memo.keys()
+    shuffled = words[::-1] + words[:3]
+    assert model.compiled.letter_totals(shuffled, compiled_memo) == _score._letter_totals(
+        shuffled, python_memo, model
+    )
+
+
+def test_letter_totals_on_the_corpus(kernels: ModuleType) -> None:
+    model = compiled_model()
+    assert model.compiled is not None
+    for case in CASES:
+        for text in (case["input"], case["original"]):
+            words = _score._words_and_costs(text)[0]
+            assert model.compiled.letter_totals(words, {}) == _score._letter_totals(words, {}, model), text
 
 
 def test_scores_and_repairs_equal_the_pure_path(kernels: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,7 +20,8 @@ Multi-byte codecs (UTF-8, GBK, gb18030, Big5, Shift_JIS, EUC-KR, EUC-JP) go thro
 from __future__ import annotations
 
 import codecs
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -253,20 +254,32 @@ class StepAlphabet:
     ``encode_as``, its bytes are ASCII, which every decoder here reads as itself, and high bytes that are
     neither a lead byte of ``decode_as`` nor a byte it reads alone as another character; such a byte is an
     error, or a trail byte that needs a lead before it. So the step fails on that run, or gives it back
-    unchanged. ``chars`` is exact for single-byte codecs (the 128 high bytes); for multi-byte ones
+    unchanged. When the step decodes UTF-8 from a single-byte codec, a text must even hold one of them
+    followed by a character rebuilt as a continuation byte (``lead_pair``): UTF-8 has no multi-byte
+    sequence without one. ``chars`` is exact for single-byte codecs (the 128 high bytes); for multi-byte ones
     ``inert`` lists ASCII and the characters of ``_INERT_CANDIDATES`` that are *not* in it, and every other
     character counts as in it.
     """
 
     chars: frozenset[str] | None  # single-byte encode_as: the alphabet itself
     inert: frozenset[str] | None  # multi-byte encode_as: the characters outside it (ASCII included)
+    #: single-byte encode_as, decode_as UTF-8: a character of the alphabet (a lead byte) followed by one
+    #: rebuilt as a continuation byte (0x80-0xBF), which every multi-byte UTF-8 sequence starts with
+    lead_pair: re.Pattern[str] | None = None
 
     def meets(self, text: str) -> bool:
         """True when ``text`` holds a character of the alphabet (False proves the step cannot change it)."""
+        if self.lead_pair is not None:
+            return self.lead_pair.search(text) is not None
         if self.chars is not None:
             return not self.chars.isdisjoint(text)
         assert self.inert is not None
         return not self.inert.issuperset(text)
+
+
+def _char_class(chars: Iterable[str]) -> str:
+    """A regular-expression class matching exactly ``chars``."""
+    return "[" + "".join(re.escape(ch) for ch in sorted(chars)) + "]"
 
 
 @cache
@@ -277,7 +290,10 @@ def step_alphabet(encode_as: str, decode_as: str) -> StepAlphabet:
         chars = frozenset(
             ch for ch in table.encodable if _changes(ch, bytes((table.encode[ord(ch)],)), decode_as)
         )
-        return StepAlphabet(chars, None)
+        if decode_as != "UTF-8":
+            return StepAlphabet(chars, None)
+        continuations = {ch for ch in table.encodable if 0x80 <= table.encode[ord(ch)] <= 0xBF}
+        return StepAlphabet(chars, None, re.compile(f"{_char_class(chars)}{_char_class(continuations)}"))
     inert = set(map(chr, range(0x80)))  # every encoder here writes ASCII as itself
     for block in _INERT_CANDIDATES:
         for cp in block:

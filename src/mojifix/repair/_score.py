@@ -121,18 +121,17 @@ class _Model:
 @dataclass(frozen=True, slots=True)
 class _CompiledScoring:
     """The compiled twins (``mojifix._kernels``) of ``_words_and_costs`` and ``_letter_totals``, their
-    tables bound, and of ``_word_score`` (what ``_letter_totals`` runs per word and language)."""
+    tables bound, and of ``_word_score`` in every language at once (what ``_letter_totals`` runs per word).
+    The compiled memo holds the kernel's own entries, not ``{language: score}`` dicts."""
 
     words_and_costs: Callable[[str], tuple[list[str], float]]
-    letter_totals: Callable[[list[str], dict[str, dict[str, float]]], tuple[float, str | None]]
-    word_scores: Callable[[str, tuple[object, ...]], tuple[float, ...]]
-    tables: dict[str, object]  # language -> mojifix._kernels.LanguageTables
+    letter_totals: Callable[[list[str], dict[str, Any]], tuple[float, str | None]]
+    word_scores: Callable[[str, bool], dict[str, float]]
 
     def scores(self, word: str, langs: Iterable[str]) -> dict[str, float]:
         """``{lang: _word_score(word, that language)}``, computed in C (the same doubles)."""
-        names = tuple(langs)
-        values = self.word_scores(word, tuple(self.tables[lang] for lang in names))
-        return dict(zip(names, values, strict=True))
+        every = self.word_scores(word, True)
+        return {lang: every[lang] for lang in langs}
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,18 +159,20 @@ def _model() -> _Model:
     kernels = _native.kernels()
     compiled = None
     if kernels is not None:
-        constants = (_UNSEEN_P, _BOUNDARY_P, _UNIGRAM_SHARE, BIGRAM_WEIGHT)
-        tables = {lang: kernels.LanguageTables(t.chars, t.pairs, *constants) for lang, t in languages.items()}
+        names = tuple(sorted(languages))  # primaries are tried in sorted order
+        ordered = [languages[name] for name in names]
+        scoring = kernels.ScoringModel(
+            names, tuple(t.chars for t in ordered), tuple(t.pairs for t in ordered),
+            _UNSEEN_P, _BOUNDARY_P, _UNIGRAM_SHARE, BIGRAM_WEIGHT, UNSEEN_CHAR, SWITCH_COST,
+        )  # fmt: skip
         facts = kernels.CharFacts(
             _char_facts, _SYMBOL_COSTS, LETTER_THEN_SYMBOL_COST, SYMBOL_IN_WORD_COST, CASE_FLIP_COST,
             SCRIPT_MIX_COST,
         )  # fmt: skip
-        scoring = kernels.ScoringModel(char_languages, tables, UNSEEN_CHAR, SWITCH_COST)
         compiled = _CompiledScoring(
             functools.partial(_call_with, kernels.words_and_costs, facts),
             functools.partial(_call_with, kernels.letter_totals, scoring),
-            kernels.word_scores,
-            tables,
+            lambda word, every: kernels.word_scores(word, scoring, every),
         )
     return _Model(languages, char_languages, compiled)
 
@@ -331,11 +332,11 @@ def _char_facts(ch: str) -> int:
     return bits | _SCRIPTS.index(_script(ch)) << 8 | _SYMBOL_COSTS.index(_symbol_cost(ch)) << 16
 
 
-def score(text: str, memo: dict[str, dict[str, float]] | None = None) -> Score:
+def score(text: str, memo: dict[str, Any] | None = None) -> Score:
     """Plausibility of ``text`` as human writing (log10 likelihood; higher is more plausible).
 
-    ``memo`` (word -> per-language scores) may be shared by calls scoring related texts, e.g. every
-    candidate of one repair: they share most of their words.
+    ``memo`` (word -> its per-language scores, in the active implementation's own form) may be shared by
+    calls scoring related texts, e.g. every candidate of one repair: they share most of their words.
     """
     model = _model()
     if memo is None:

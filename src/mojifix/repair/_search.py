@@ -35,6 +35,7 @@ import contextlib
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from mojifix.errors import RepairError
 from mojifix.repair._codecs import (
@@ -248,6 +249,7 @@ def _expand(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
     """
     out: list[_Candidate] = []
     rebuilt: dict[str, bytes | None] = {}  # encode_as -> the text's bytes (None: not encodable)
+    decoded = _Decodings()
     lost = "\ufffd" in text
     parts: list[str] | None = None  # the text split at whitespace, once needed
     for encode_as, decode_as in STEP_PAIRS:
@@ -265,11 +267,10 @@ def _expand(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
         if data is not None:
             if decode_as != "UTF-8" and _UTF8_FFFD in data:
                 continue  # heuristic 8, as in _expand_every_step
-            try:
-                out.append(_Candidate(decode_strict(data, decode_as), (*plan, step)))
+            whole = decoded.of(data, decode_as)
+            if whole is not None:
+                out.append(_Candidate(whole, (*plan, step)))
                 continue
-            except CodecFailure:
-                pass
         if lossy_possible:
             lossy = Step(encode_as, decode_as, "lossy")
             try:
@@ -279,13 +280,30 @@ def _expand(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
                 pass
         if parts is None:
             parts = _WHITESPACE_RUNS.split(text)
-        new = _runs_decoded(parts, data, Step(encode_as, decode_as, "runs"))
+        new = _runs_decoded(parts, data, Step(encode_as, decode_as, "runs"), decoded)
         if new != text:
             out.append(_Candidate(new, (*plan, Step(encode_as, decode_as, "runs"))))
     return out
 
 
-def _runs_decoded(parts: list[str], data: bytes | None, step: Step) -> str:
+@dataclass(slots=True)
+class _Decodings:
+    """The strict decodings one ``_expand`` call made: ISO-8859-1 and windows-1252 rebuild the same bytes
+    from most text, which each CJK decoder then reads once, not twice."""
+
+    known: dict[tuple[bytes, str], str | None] = field(default_factory=dict)  # None: does not decode
+
+    def of(self, data: bytes, decode_as: str) -> str | None:
+        key = (data, decode_as)
+        if key not in self.known:
+            try:
+                self.known[key] = decode_strict(data, decode_as)
+            except CodecFailure:
+                self.known[key] = None
+        return self.known[key]
+
+
+def _runs_decoded(parts: list[str], data: bytes | None, step: Step, decoded: _Decodings) -> str:
     """Scope "runs" on a text split at whitespace (``parts``), from its bytes ``data`` when it encodes."""
     alphabet = step_alphabet(step.encode_as, step.decode_as)
     byte_parts = None if data is None else _WHITESPACE_BYTES.split(data)
@@ -293,9 +311,13 @@ def _runs_decoded(parts: list[str], data: bytes | None, step: Step) -> str:
     for i in range(0, len(parts), 2):  # even indexes are runs, odd ones the whitespace between them
         run = parts[i]
         if run and not run.isascii() and alphabet.meets(run):
-            with contextlib.suppress(CodecFailure):
+            try:
                 rebuilt = encode_strict(run, step.encode_as) if byte_parts is None else byte_parts[i]
-                out[i] = decode_strict(rebuilt, step.decode_as)
+            except CodecFailure:
+                continue
+            new = decoded.of(rebuilt, step.decode_as)
+            if new is not None:
+                out[i] = new
     return "".join(out)
 
 
@@ -304,7 +326,7 @@ class _Scores:
     """The scores of one repair call's texts: each text scored once, word scores shared by all of them
     (candidates of one text share most of their words)."""
 
-    words: dict[str, dict[str, float]] = field(default_factory=dict)  # score()'s memo
+    words: dict[str, Any] = field(default_factory=dict)  # score()'s memo
     texts: dict[str, Score] = field(default_factory=dict)
 
     def of(self, text: str) -> Score:
