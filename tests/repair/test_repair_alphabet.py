@@ -66,6 +66,28 @@ def test_lead_bytes_are_the_decoders_own(decode_as: str) -> None:
         assert joins == (lead in _codecs._LEAD_BYTES[decode_as]), (decode_as, hex(lead))
 
 
+@pytest.mark.parametrize("decode_as", sorted(_codecs._TRAIL_BYTES))
+def test_trail_bytes_are_the_decoders_own(decode_as: str) -> None:
+    """Every byte that some lead, it and what may follow decode strictly to one character with is a trail
+    (the table may hold more: the standard's ranges, some of whose pointers the index leaves empty)."""
+    tails = (b"", b"\x81\x30", b"\xa1", b"\x80", b"\x80\x80")  # gb18030's four bytes, EUC-JP's three
+    for trail in range(0x100):
+        joins = any(
+            len(decoded) == 1
+            for lead in _codecs._LEAD_BYTES[decode_as]
+            for tail in tails
+            for decoded in [_decoded_or_empty(bytes((lead, trail)) + tail, decode_as)]
+        )
+        assert trail in _codecs._TRAIL_BYTES[decode_as] or not joins, (decode_as, hex(trail))
+
+
+def _decoded_or_empty(data: bytes, decode_as: str) -> str:
+    try:
+        return _codecs.decode_strict(data, decode_as)
+    except CodecFailure:
+        return ""
+
+
 @pytest.mark.parametrize("pair", [pair for pair in STEP_PAIRS if pair[0] in SINGLE_BYTE])
 def test_single_byte_alphabets_are_exact_per_character(pair: tuple[str, str]) -> None:
     """Outside the alphabet, a character followed by ASCII never changes (each one really is inert)."""

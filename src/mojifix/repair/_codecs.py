@@ -227,11 +227,27 @@ _LEAD_BYTES: Mapping[str, frozenset[int]] = {
     "Shift_JIS": frozenset((*range(0x81, 0xA0), *range(0xE0, 0xFD))),
 }
 
+_ASCII_WHITESPACE = re.compile(r"[ \t\n\r\f\v]+")
+
+#: bytes that can follow a lead byte inside one character (the decoders' trail steps; gb18030's four-byte
+#: form has a digit second byte, EUC-JP's 0x8F form a third byte A1-FE, also a trail here); checked
+#: against the decoders by tests/repair/test_repair_alphabet.py.
+_TRAIL_BYTES: Mapping[str, frozenset[int]] = {
+    "UTF-8": frozenset(range(0x80, 0xC0)),
+    "GBK": frozenset((*range(0x30, 0x3A), *range(0x40, 0x7F), *range(0x80, 0xFF))),
+    "gb18030": frozenset((*range(0x30, 0x3A), *range(0x40, 0x7F), *range(0x80, 0xFF))),
+    "Big5": frozenset((*range(0x40, 0x7F), *range(0xA1, 0xFF))),
+    "EUC-KR": frozenset(range(0x41, 0xFF)),
+    "EUC-JP": frozenset(range(0xA1, 0xFF)),
+    "Shift_JIS": frozenset((*range(0x40, 0x7F), *range(0x80, 0xFD))),
+}
+
 #: the blocks whose characters a multi-byte codec's alphabet is worked out for, character by character:
-#: Latin-1 to Armenian (Western, Greek, Cyrillic letters) and general punctuation, the non-CJK text a CJK
-#: encoding also holds. Every other non-ASCII character counts as in the alphabet (never pruned): a
-#: larger alphabet only prunes less, it never changes a result.
-_INERT_CANDIDATES = (range(0x80, 0x590), range(0x2000, 0x20D0))
+#: Latin-1 to NKo (Western, Greek, Cyrillic, Armenian, Hebrew, Arabic letters), Latin Extended Additional
+#: (Vietnamese) to Glagolitic (Greek Extended, punctuation, symbols), the non-CJK text a CJK encoding may
+#: also hold. Every other non-ASCII character counts as in the alphabet (never pruned): a larger alphabet
+#: only prunes less, it never changes a result.
+_INERT_CANDIDATES = (range(0x80, 0x800), range(0x1E00, 0x2C00))
 
 
 def _changes(ch: str, data: bytes, decode_as: str) -> bool:
@@ -254,18 +270,23 @@ class StepAlphabet:
     ``encode_as``, its bytes are ASCII, which every decoder here reads as itself, and high bytes that are
     neither a lead byte of ``decode_as`` nor a byte it reads alone as another character; such a byte is an
     error, or a trail byte that needs a lead before it. So the step fails on that run, or gives it back
-    unchanged. When the step decodes UTF-8 from a single-byte codec, a text must even hold one of them
-    followed by a character rebuilt as a continuation byte (``lead_pair``): UTF-8 has no multi-byte
-    sequence without one. ``chars`` is exact for single-byte codecs (the 128 high bytes); for multi-byte ones
+    unchanged. From a single-byte codec, a lead must even be followed by a character rebuilt as one of the
+    decoder's trail bytes (``lead_pair``): no multi-byte character is without one. ``chars`` is exact for
+    single-byte codecs (the 128 high bytes); for multi-byte ones
     ``inert`` lists ASCII and the characters of ``_INERT_CANDIDATES`` that are *not* in it, and every other
     character counts as in it.
     """
 
     chars: frozenset[str] | None  # single-byte encode_as: the alphabet itself
     inert: frozenset[str] | None  # multi-byte encode_as: the characters outside it (ASCII included)
-    #: single-byte encode_as, decode_as UTF-8: a character of the alphabet (a lead byte) followed by one
-    #: rebuilt as a continuation byte (0x80-0xBF), which every multi-byte UTF-8 sequence starts with
+    #: single-byte encode_as: a character the decoder reads alone as another one, or a lead byte followed
+    #: by a trail byte (for UTF-8 a continuation byte, 0x80-0xBF), which every multi-byte character is
     lead_pair: re.Pattern[str] | None = None
+    #: multi-byte encode_as, decode_as UTF-8: a character whose bytes are in no UTF-8, one that opens a run
+    #: or follows an ASCII one although its bytes do not start with an ASCII or a lead byte, or one that
+    #: ends a run or precedes an ASCII one although its last byte is 0xC0-0xFF (a lead byte cut short, or
+    #: never valid): a run holding one is not UTF-8
+    bad_start: re.Pattern[str] | None = None
 
     def meets(self, text: str) -> bool:
         """True when ``text`` holds a character of the alphabet (False proves the step cannot change it)."""
@@ -274,7 +295,43 @@ class StepAlphabet:
         if self.chars is not None:
             return not self.chars.isdisjoint(text)
         assert self.inert is not None
-        return not self.inert.issuperset(text)
+        if self.inert.issuperset(text):
+            return False
+        if self.bad_start is None:
+            return True
+        return any(
+            not self.inert.issuperset(run) and self.bad_start.search(run) is None
+            for run in _ASCII_WHITESPACE.split(text)
+        )
+
+
+@cache
+def _candidate_bytes(name: str) -> Mapping[str, bytes | None]:
+    """What ``encode_strict`` writes for each character of ``_INERT_CANDIDATES`` (None: cannot encode).
+
+    One call of the encoder over all of them, a newline after each (the encoders are stateless and write
+    ASCII as itself), in "html" mode, which writes ``&#N;`` for a character it cannot encode; only those
+    are looked up in the decoder's inverse, as ``encode_strict`` does.
+    """
+    chars = [chr(cp) for block in _INERT_CANDIDATES for cp in block]
+    pieces = encode_as("\n".join(chars) + "\n", name, errors="html").split(b"\n")
+    out: dict[str, bytes | None] = {}
+    for ch, data in zip(chars, pieces, strict=False):
+        if data == f"&#{ord(ch)};".encode():
+            data = _decoder_inverse(name).get(ch)  # what encode_strict falls back on
+        out[ch] = data
+    return out
+
+
+def _may_be_in_utf8(data: bytes) -> bool:
+    """False when ``data`` is part of no valid UTF-8: it holds a byte UTF-8 never uses (C0, C1, F5-FF) or a
+    lead byte followed by something other than a continuation byte."""
+    for i, byte in enumerate(data):
+        if byte in (0xC0, 0xC1) or byte >= 0xF5:
+            return False
+        if byte in _LEAD_BYTES["UTF-8"] and i + 1 < len(data) and not 0x80 <= data[i + 1] <= 0xBF:
+            return False
+    return True
 
 
 def _char_class(chars: Iterable[str]) -> str:
@@ -290,18 +347,34 @@ def step_alphabet(encode_as: str, decode_as: str) -> StepAlphabet:
         chars = frozenset(
             ch for ch in table.encodable if _changes(ch, bytes((table.encode[ord(ch)],)), decode_as)
         )
-        if decode_as != "UTF-8":
-            return StepAlphabet(chars, None)
-        continuations = {ch for ch in table.encodable if 0x80 <= table.encode[ord(ch)] <= 0xBF}
-        return StepAlphabet(chars, None, re.compile(f"{_char_class(chars)}{_char_class(continuations)}"))
+        byte_of = table.encode
+        leads = {ch for ch in chars if byte_of[ord(ch)] in _LEAD_BYTES[decode_as]}
+        trails = {ch for ch in table.encodable if byte_of[ord(ch)] in _TRAIL_BYTES[decode_as]}
+        lead_pair = f"{_char_class(leads)}{_char_class(trails)}"
+        alone = chars - leads  # bytes the decoder reads alone as another character
+        pattern = f"{_char_class(alone)}|{lead_pair}" if alone else lead_pair
+        return StepAlphabet(chars, None, re.compile(pattern))
     inert = set(map(chr, range(0x80)))  # every encoder here writes ASCII as itself
-    for block in _INERT_CANDIDATES:
-        for cp in block:
-            try:
-                data = encode_strict(chr(cp), encode_as)
-            except CodecFailure:
-                inert.add(chr(cp))  # a run holding it cannot be rebuilt at all
-                continue
-            if not _changes(chr(cp), data, decode_as):
-                inert.add(chr(cp))
-    return StepAlphabet(None, frozenset(inert))
+    bad_starts: set[str] = set()  # UTF-8 cannot start with their first byte
+    bad_ends: set[str] = set()  # UTF-8 cannot end with their last byte (a lead byte, or never valid)
+    never: set[str] = set()  # their bytes are in no UTF-8 at all
+    for ch, data in _candidate_bytes(encode_as).items():
+        if data is None:
+            inert.add(ch)  # a run holding it cannot be rebuilt at all
+            bad_starts.add(ch)
+            continue
+        if not _changes(ch, data, decode_as):
+            inert.add(ch)
+        if data[0] >= 0x80 and data[0] not in _LEAD_BYTES[decode_as]:
+            bad_starts.add(ch)
+        if data[-1] >= 0xC0:
+            bad_ends.add(ch)
+        if not _may_be_in_utf8(data):
+            never.add(ch)
+    bad_start = None
+    if decode_as == "UTF-8":
+        starts, ends = _char_class(bad_starts), _char_class(bad_ends)
+        bad_start = re.compile(
+            f"{_char_class(never)}|(?:^|(?<=[\\x00-\\x7f])){starts}|{ends}(?=[\\x00-\\x7f]|$)"
+        )
+    return StepAlphabet(None, frozenset(inert), None, bad_start)
