@@ -196,3 +196,18 @@ def test_shift_jis_yen_sign_is_in_the_alphabet() -> None:
     """U+00A5 is 0x5C in the Shift_JIS encoder: rebuilt and read as UTF-8 it is a backslash, a change."""
     assert encode_strict("¥", "Shift_JIS") == b"\\"
     assert step_alphabet("Shift_JIS", "UTF-8").meets("¥")
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sampled_from(["GBK", "gb18030", "Big5", "Shift_JIS", "EUC-KR", "EUC-JP"]),
+    st.sets(st.one_of(_MIXED, st.characters()), max_size=20),
+)
+def test_learnt_bytes_are_encode_strict(name: str, chars: set[str]) -> None:
+    """The one-call encoding of new characters gives what encode_strict gives for each (None: it fails)."""
+    for ch, data in _codecs._encoded_each(chars, name).items():
+        try:
+            expected: bytes | None = encode_strict(ch, name)
+        except CodecFailure:
+            expected = None
+        assert data == expected, (name, ch)

@@ -287,6 +287,8 @@ class StepAlphabet:
     #: ends a run or precedes an ASCII one although its last byte is 0xC0-0xFF (a lead byte cut short, or
     #: never valid): a run holding one is not UTF-8
     bad_start: re.Pattern[str] | None = None
+    #: multi-byte encode_as: the same facts for every other character, learnt when a text first holds it
+    learnt: _CharBytes | None = None
 
     def meets(self, text: str) -> bool:
         """True when ``text`` holds a character of the alphabet (False proves the step cannot change it)."""
@@ -295,31 +297,87 @@ class StepAlphabet:
         if self.chars is not None:
             return not self.chars.isdisjoint(text)
         assert self.inert is not None
+        if self.learnt is not None:
+            return self.learnt.meets(text, self.bad_start)
         if self.inert.issuperset(text):
             return False
-        if self.bad_start is None:
-            return True
-        return any(
+        return self.bad_start is None or any(
             not self.inert.issuperset(run) and self.bad_start.search(run) is None
             for run in _ASCII_WHITESPACE.split(text)
         )
 
 
+class _CharBytes:
+    """What a multi-byte ``encode_as`` writes for each character, as facts for rebuilding UTF-8: learnt once
+    per character (a pure function of it: one encoder call for all the new characters of a text), so a
+    text holding only known characters costs set operations. The facts are added before the character
+    is marked known, so a reader that finds it known finds its facts."""
+
+    def __init__(self, name: str, facts: Mapping[str, bytes | None]) -> None:
+        self.name = name
+        self.known: set[str] = set(map(chr, range(0x80)))
+        self.inert: set[str] = set(self.known)  # outside the alphabet (ASCII: every encoder writes it as is)
+        self.never: set[str] = set()  # no UTF-8 holds their bytes (or they cannot be rebuilt at all)
+        self.bad_starts: set[str] = set()  # UTF-8 cannot start with their first byte
+        self.bad_ends: set[str] = set()  # UTF-8 cannot end with their last byte
+        self._add(facts)
+
+    def _add(self, facts: Mapping[str, bytes | None]) -> None:
+        for ch, data in facts.items():
+            if data is None:
+                self.inert.add(ch)
+                self.never.add(ch)
+                continue
+            if not _changes(ch, data, "UTF-8"):
+                self.inert.add(ch)
+            if not _may_be_in_utf8(data):
+                self.never.add(ch)
+            if data[0] >= 0x80 and data[0] not in _LEAD_BYTES["UTF-8"]:
+                self.bad_starts.add(ch)
+            if data[-1] >= 0xC0:
+                self.bad_ends.add(ch)
+        self.known.update(facts)
+
+    def meets(self, text: str, bad_start: re.Pattern[str] | None) -> bool:
+        """``StepAlphabet.meets`` for a step decoding UTF-8 (``bad_start``: the fixed blocks' pattern)."""
+        if not self.known.issuperset(text):
+            self._add(_encoded_each(set(text).difference(self.known), self.name))
+        if self.inert.issuperset(text):
+            return False
+        for run in _ASCII_WHITESPACE.split(text):
+            if self.inert.issuperset(run) or not self.never.isdisjoint(run):
+                continue
+            if run[0] in self.bad_starts or run[-1] in self.bad_ends:
+                continue
+            if bad_start is None or bad_start.search(run) is None:
+                return True
+        return False
+
+
 @cache
 def _candidate_bytes(name: str) -> Mapping[str, bytes | None]:
-    """What ``encode_strict`` writes for each character of ``_INERT_CANDIDATES`` (None: cannot encode).
+    """What ``encode_strict`` writes for each character of ``_INERT_CANDIDATES`` (None: cannot encode)."""
+    return _encoded_each([chr(cp) for block in _INERT_CANDIDATES for cp in block], name)
+
+
+def _encoded_each(chars: Iterable[str], name: str) -> dict[str, bytes | None]:
+    """What ``encode_strict`` writes for each non-ASCII character of ``chars`` (None: cannot encode).
 
     One call of the encoder over all of them, a newline after each (the encoders are stateless and write
     ASCII as itself), in "html" mode, which writes ``&#N;`` for a character it cannot encode; only those
-    are looked up in the decoder's inverse, as ``encode_strict`` does.
+    are looked up in the decoder's inverse, as ``encode_strict`` does. A lone surrogate cannot be encoded.
     """
-    chars = [chr(cp) for block in _INERT_CANDIDATES for cp in block]
-    pieces = encode_as("\n".join(chars) + "\n", name, errors="html").split(b"\n")
-    out: dict[str, bytes | None] = {}
-    for ch, data in zip(chars, pieces, strict=False):
+    todo = [ch for ch in chars if not ch.isascii()]
+    if not todo:
+        return {}
+    scalar = [ch for ch in todo if not 0xD800 <= ord(ch) <= 0xDFFF]
+    pieces = encode_as("\n".join(scalar) + "\n", name, errors="html").split(b"\n") if scalar else []
+    out: dict[str, bytes | None] = dict.fromkeys(todo)
+    for ch, data in zip(scalar, pieces, strict=False):
         if data == f"&#{ord(ch)};".encode():
-            data = _decoder_inverse(name).get(ch)  # what encode_strict falls back on
-        out[ch] = data
+            out[ch] = _decoder_inverse(name).get(ch)  # what encode_strict falls back on
+        else:
+            out[ch] = data
     return out
 
 
@@ -377,4 +435,5 @@ def step_alphabet(encode_as: str, decode_as: str) -> StepAlphabet:
         bad_start = re.compile(
             f"{_char_class(never)}|(?:^|(?<=[\\x00-\\x7f])){starts}|{ends}(?=[\\x00-\\x7f]|$)"
         )
-    return StepAlphabet(None, frozenset(inert), None, bad_start)
+    learnt = _CharBytes(encode_as, _candidate_bytes(encode_as)) if decode_as == "UTF-8" else None
+    return StepAlphabet(None, frozenset(inert), None, bad_start, learnt)
