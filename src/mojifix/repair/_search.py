@@ -35,6 +35,7 @@ import contextlib
 import math
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from mojifix.errors import RepairError
@@ -42,6 +43,7 @@ from mojifix.repair._codecs import (
     CJK_LEGACY,
     STEP_PAIRS,
     CodecFailure,
+    StepAlphabet,
     decode_strict,
     encode_strict,
     known_codec,
@@ -252,12 +254,11 @@ def _expand(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
     decoded = _Decodings()
     lost = "\ufffd" in text
     parts: list[str] | None = None  # the text split at whitespace, once needed
-    for encode_as, decode_as in STEP_PAIRS:
+    for step, runs_step, alphabet in _steps():
+        encode_as, decode_as = step.encode_as, step.decode_as
         lossy_possible = lost and decode_as == "UTF-8"
-        alphabet = step_alphabet(encode_as, decode_as)
         if not lossy_possible and not alphabet.meets(text):
             continue
-        step = Step(encode_as, decode_as, "all")
         if encode_as not in rebuilt:
             try:
                 rebuilt[encode_as] = encode_strict(text, encode_as)
@@ -280,10 +281,23 @@ def _expand(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
                 pass
         if parts is None:
             parts = _WHITESPACE_RUNS.split(text)
-        new = _runs_decoded(parts, data, Step(encode_as, decode_as, "runs"), decoded)
+        new = _runs_decoded(parts, data, runs_step, alphabet, decoded)
         if new != text:
-            out.append(_Candidate(new, (*plan, Step(encode_as, decode_as, "runs"))))
+            out.append(_Candidate(new, (*plan, runs_step)))
     return out
+
+
+@cache
+def _steps() -> tuple[tuple[Step, Step, StepAlphabet], ...]:
+    """For each pair of STEP_PAIRS, in order: its "all" and "runs" steps and its alphabet (built once)."""
+    return tuple(
+        (
+            Step(encode_as, decode_as, "all"),
+            Step(encode_as, decode_as, "runs"),
+            step_alphabet(encode_as, decode_as),
+        )
+        for encode_as, decode_as in STEP_PAIRS
+    )
 
 
 @dataclass(slots=True)
@@ -303,9 +317,10 @@ class _Decodings:
         return self.known[key]
 
 
-def _runs_decoded(parts: list[str], data: bytes | None, step: Step, decoded: _Decodings) -> str:
+def _runs_decoded(
+    parts: list[str], data: bytes | None, step: Step, alphabet: StepAlphabet, decoded: _Decodings
+) -> str:
     """Scope "runs" on a text split at whitespace (``parts``), from its bytes ``data`` when it encodes."""
-    alphabet = step_alphabet(step.encode_as, step.decode_as)
     byte_parts = None if data is None else _WHITESPACE_BYTES.split(data)
     out = list(parts)
     for i in range(0, len(parts), 2):  # even indexes are runs, odd ones the whitespace between them
