@@ -39,6 +39,7 @@ __all__ = [
     "decode_strict",
     "encode_strict",
     "known_codec",
+    "single_byte_encodes",
     "step_alphabet",
 ]
 
@@ -156,6 +157,11 @@ def _decoder_inverse(name: str) -> Mapping[str, bytes]:
 def known_codec(name: str) -> bool:
     """True when ``name`` can appear in a repair step."""
     return name in SINGLE_BYTE or name in _MULTI_BYTE
+
+
+def single_byte_encodes(text: str, name: str) -> bool:
+    """True when the single-byte codec ``name`` encodes every character of ``text`` (no exception raised)."""
+    return _table(name).encodable.issuperset(text)
 
 
 def encode_strict(text: str, name: str) -> bytes:

@@ -47,6 +47,7 @@ from mojifix.repair._codecs import (
     decode_strict,
     encode_strict,
     known_codec,
+    single_byte_encodes,
     step_alphabet,
 )
 from mojifix.repair._score import Score, score
@@ -326,10 +327,15 @@ def _runs_decoded(
     for i in range(0, len(parts), 2):  # even indexes are runs, odd ones the whitespace between them
         run = parts[i]
         if run and not run.isascii() and alphabet.meets(run):
-            try:
-                rebuilt = encode_strict(run, step.encode_as) if byte_parts is None else byte_parts[i]
-            except CodecFailure:
-                continue
+            if byte_parts is not None:
+                rebuilt = byte_parts[i]
+            elif alphabet.chars is not None and not single_byte_encodes(run, step.encode_as):
+                continue  # a single-byte codec that cannot encode it (encode_strict would refuse)
+            else:
+                try:
+                    rebuilt = encode_strict(run, step.encode_as)
+                except CodecFailure:
+                    continue
             new = decoded.of(rebuilt, step.decode_as)
             if new is not None:
                 out[i] = new
