@@ -53,41 +53,25 @@ def test_every_corpus_word(kernels: ModuleType) -> None:
         check_word(word)
 
 
-@settings(max_examples=300, deadline=None)
-@given(
-    word=st.text(
-        alphabet=st.one_of(
-            st.sampled_from("abcdeéèàçßøåžšćłğışțăâêîôûœæ ’'"),
-            st.characters(min_codepoint=0x400, max_codepoint=0x4FF),
-            st.characters(min_codepoint=0x3040, max_codepoint=0x30FF),
-            st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF),
-            st.characters(min_codepoint=0xAC00, max_codepoint=0xD7A3),
-            st.characters(codec="utf-8"),
-        ),
-        max_size=16,
-    )
+#: characters of words: Latin with diacritics, Cyrillic, kana, Han, Hangul, and anything else
+WORD_CHARS = st.one_of(
+    st.sampled_from("abcdeéèàçßøåžšćłğışțăâêîôûœæ ’'"),
+    st.characters(min_codepoint=0x400, max_codepoint=0x4FF),
+    st.characters(min_codepoint=0x3040, max_codepoint=0x30FF),
+    st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF),
+    st.characters(min_codepoint=0xAC00, max_codepoint=0xD7A3),
+    st.characters(codec="utf-8"),
 )
+
+
+@settings(max_examples=300, deadline=None)
+@given(word=st.text(alphabet=WORD_CHARS, max_size=16))
 def test_generated_words(kernels: ModuleType, word: str) -> None:
     check_word(word)
 
 
 @settings(max_examples=300, deadline=None)
-@given(
-    st.lists(
-        st.text(
-            alphabet=st.one_of(
-                st.sampled_from("abcdeéèàçßøåžšćłğışțăâêîôûœæ'"),
-                st.characters(min_codepoint=0x400, max_codepoint=0x4FF),
-                st.characters(min_codepoint=0x3040, max_codepoint=0x30FF),
-                st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF),
-                st.characters(codec="utf-8"),
-            ),
-            min_size=1,
-            max_size=8,
-        ),
-        max_size=12,
-    )
-)
+@given(st.lists(st.text(alphabet=WORD_CHARS, min_size=1, max_size=8), max_size=12))
 def test_letter_totals(kernels: ModuleType, words: list[str]) -> None:
     """The best primary's total and the language, words scored afresh, then again from each one's memo."""
     model = compiled_model()

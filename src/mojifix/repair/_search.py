@@ -200,6 +200,25 @@ class _Candidate:
         return sum(LEGACY_CJK_PRIOR for step in self.plan if step.decode_as in CJK_LEGACY)
 
 
+def _rebuilt(text: str, encode_as: str, rebuilt: dict[str, bytes | None]) -> bytes | None:
+    """The text's bytes in ``encode_as`` (None: not encodable), encoded once per expansion."""
+    if encode_as not in rebuilt:
+        try:
+            rebuilt[encode_as] = encode_strict(text, encode_as)
+        except CodecFailure:
+            rebuilt[encode_as] = None
+    return rebuilt[encode_as]
+
+
+def _lossy_candidate(text: str, plan: tuple[Step, ...], step: Step) -> _Candidate | None:
+    """The text rebuilt by ``step`` in scope "lossy" (heuristic 9), or None where it does not apply."""
+    lossy = Step(step.encode_as, step.decode_as, "lossy")
+    try:
+        return _Candidate(_roundtrip_lossy(text, lossy), (*plan, lossy))
+    except CodecFailure:
+        return None
+
+
 def _expand_every_step(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
     """Every text one step away (strict whole-text first; run by run where the whole text fails).
 
@@ -210,12 +229,7 @@ def _expand_every_step(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
     rebuilt: dict[str, bytes | None] = {}  # encode_as -> the text's bytes (None: not encodable)
     for encode_as, decode_as in STEP_PAIRS:
         step = Step(encode_as, decode_as, "all")
-        if encode_as not in rebuilt:
-            try:
-                rebuilt[encode_as] = encode_strict(text, encode_as)
-            except CodecFailure:
-                rebuilt[encode_as] = None
-        data = rebuilt[encode_as]
+        data = _rebuilt(text, encode_as, rebuilt)
         if data is not None:
             if decode_as != "UTF-8" and _UTF8_FFFD in data:
                 # heuristic 8: EF BF BD is U+FFFD in UTF-8; read as GBK it is 锟斤拷's 锟, as EUC-JP 鐃緒申's
@@ -226,13 +240,10 @@ def _expand_every_step(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
                 continue
             except CodecFailure:
                 pass
-        if "\ufffd" in text and decode_as == "UTF-8":
-            lossy = Step(encode_as, decode_as, "lossy")
-            try:
-                out.append(_Candidate(_roundtrip_lossy(text, lossy), (*plan, lossy)))
-                continue
-            except CodecFailure:
-                pass
+        lossy = _lossy_candidate(text, plan, step) if "\ufffd" in text and decode_as == "UTF-8" else None
+        if lossy is not None:
+            out.append(lossy)
+            continue
         runs_step = Step(encode_as, decode_as, "runs")
         new = _apply_runs(text, runs_step, prune=False)
         if new != text:
@@ -260,12 +271,7 @@ def _expand(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
         lossy_possible = lost and decode_as == "UTF-8"
         if not lossy_possible and not alphabet.meets(text):
             continue
-        if encode_as not in rebuilt:
-            try:
-                rebuilt[encode_as] = encode_strict(text, encode_as)
-            except CodecFailure:
-                rebuilt[encode_as] = None
-        data = rebuilt[encode_as]
+        data = _rebuilt(text, encode_as, rebuilt)
         if data is not None:
             if decode_as != "UTF-8" and _UTF8_FFFD in data:
                 continue  # heuristic 8, as in _expand_every_step
@@ -273,13 +279,10 @@ def _expand(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
             if whole is not None:
                 out.append(_Candidate(whole, (*plan, step)))
                 continue
-        if lossy_possible:
-            lossy = Step(encode_as, decode_as, "lossy")
-            try:
-                out.append(_Candidate(_roundtrip_lossy(text, lossy), (*plan, lossy)))
-                continue
-            except CodecFailure:
-                pass
+        lossy = _lossy_candidate(text, plan, step) if lossy_possible else None
+        if lossy is not None:
+            out.append(lossy)
+            continue
         if parts is None:
             parts = _WHITESPACE_RUNS.split(text)
         new = _runs_decoded(parts, data, runs_step, alphabet, decoded)
