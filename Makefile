@@ -12,10 +12,11 @@ $(STAMP): pyproject.toml setup.py
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# The compiled kernels (mojifix._kernels, optional: without a C compiler the install goes on and the pure
-# Python path runs). The editable install compiles them in place; this rebuilds them when the C changes.
+# The compiled kernels (mojifix._kernels and mojifix.detect._scoring, optional: without a C compiler the
+# install goes on and the pure Python path runs). The editable install compiles them in place; this
+# rebuilds them when the C changes.
 KERNELS := $(VENV)/.kernels
-$(KERNELS): $(STAMP) src/mojifix/_kernels.c
+$(KERNELS): $(STAMP) src/mojifix/_kernels.c src/mojifix/detect/_scoring.c
 	$(PY) -m pip install --quiet --no-deps -e .
 	$(VENV)/bin/mojifix --version
 	touch $(KERNELS)
@@ -46,4 +47,4 @@ test: $(KERNELS) browser java
 	MOJIFIX_PURE_PYTHON=1 $(PY) -m pytest
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .ruff_cache src/mojifix/_kernels.*.so
+	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .ruff_cache src/mojifix/_kernels.*.so src/mojifix/detect/_scoring.*.so

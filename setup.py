@@ -14,6 +14,12 @@ KERNELS = Extension(
     # a failed build of this extension skips it instead of failing the install
     optional=True,
 )
+#: the detector's scoring kernel (mojifix/detect/scoring.py is its reference), optional in the same way
+DETECT_SCORING = Extension(
+    "mojifix.detect._scoring",
+    sources=["src/mojifix/detect/_scoring.c"],
+    optional=True,
+)
 
 #: Flags for GCC and Clang: no fused multiply-add contraction, so the repair scores computed in C are the
 #: same doubles as the Python reference's (which rounds after every operation); and libm for log10.
@@ -32,4 +38,4 @@ class BuildKernels(build_ext):
         super().build_extensions()
 
 
-setup(ext_modules=[KERNELS], cmdclass={"build_ext": BuildKernels})
+setup(ext_modules=[KERNELS, DETECT_SCORING], cmdclass={"build_ext": BuildKernels})

@@ -1,17 +1,19 @@
 """Which implementation runs: the compiled kernels or the pure-Python reference.
 
-The compiled extension is ``mojifix._kernels`` (built by the package's own ``pip install`` when a C
-compiler is present). Every kernel has a pure-Python twin that stays the readable reference; this module
-is the one switch that says which is active. ``MOJIFIX_PURE_PYTHON=1`` forces the reference even when the
-extension is built (the test suite runs both ways).
+The compiled extensions are ``mojifix._kernels`` and the detector's ``mojifix.detect._scoring`` (built
+by the package's own ``pip install`` when a C compiler is present). Every kernel has a pure-Python twin
+that stays the readable reference; this module is the one switch that says which is active.
+``MOJIFIX_PURE_PYTHON=1`` forces the reference even when the extensions are built (the test suite runs
+both ways).
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 from types import ModuleType
 
-__all__ = ["kernels", "pure_python_forced", "status"]
+__all__ = ["detect_kernel", "kernels", "pure_python_forced", "status"]
 
 #: environment variable that forces the pure-Python reference path.
 PURE_PYTHON_ENV = "MOJIFIX_PURE_PYTHON"
@@ -24,19 +26,31 @@ def pure_python_forced() -> bool:
 
 def kernels() -> ModuleType | None:
     """The compiled kernels module, or None when it is not built, fails to import, or is switched off."""
+    return _compiled("mojifix._kernels")
+
+
+def detect_kernel() -> ModuleType | None:
+    """The detector's compiled scoring kernel (``mojifix.detect._scoring``), or None (as :func:`kernels`)."""
+    return _compiled("mojifix.detect._scoring")
+
+
+def _compiled(name: str) -> ModuleType | None:
+    """The extension module ``name``, or None when it is not built, fails to import, or is switched off."""
     if pure_python_forced():
         return None
     try:
-        from mojifix import _kernels  # type: ignore[attr-defined]
+        return importlib.import_module(name)
     except ImportError:
         return None
-    return _kernels
 
 
 def status() -> str:
     """One line for ``mojifix --version``: which implementation is active, and why."""
     if pure_python_forced():
         return f"compiled core: off ({PURE_PYTHON_ENV}=1, pure Python)"
-    if kernels() is None:
+    built = [name for name, module in (("kernels", kernels()), ("detector", detect_kernel())) if module]
+    if not built:
         return "compiled core: not built (pure Python)"
+    if len(built) == 1:
+        return f"compiled core: active ({built[0]} only; the other part runs pure Python)"
     return "compiled core: active"

@@ -220,26 +220,7 @@ def test_extra_windows_never_start_inside_a_multibyte_character() -> None:
         assert piece.decode("gbk") in text
 
 
-# ---- per-call cost of short input (fast paths and memos: the same results as the general path) -------
-SCORE_MANY_CASES = [
-    (["Größere Änderungen", "Вчера вечером", "x", "Příliš žluťoučký"], [None, "windows-1251", None, None]),
-    (["héllo wörld", "hÚllo w÷rld", "hщllo wцrld"], ["windows-1252", ("cp437", "cp850"), "windows-1251"]),
-    (["昨日は駅前の図書館で" * 30, "Το πρωί περπατήσαμε" * 20], ["Shift_JIS", "ISO-8859-7"]),
-]
-
-
-@pytest.mark.parametrize(("texts", "encodings"), SCORE_MANY_CASES)
-@pytest.mark.parametrize("languages", [None, 2, 5])
-def test_sorted_pairs_path_matches_the_histogram_path(monkeypatch, texts, encodings, languages):
-    scorer = get_scorer()
-    monkeypatch.setattr(scoring, "_SORT_PAIRS_MAX", 10**9)
-    by_sort = scorer.score_many(texts, encodings, languages=languages)
-    monkeypatch.setattr(scoring, "_SORT_PAIRS_MAX", 0)
-    by_histogram = scorer.score_many(texts, encodings, languages=languages)
-    assert by_sort == by_histogram
-    assert any(r.language for r in by_sort)  # (the inputs do get scored as some language)
-
-
+# ---- per-call cost of short input (memos: the same results as the general path) -----------------------
 def test_allowed_memo_gives_the_computed_rows_and_stays_bounded(monkeypatch):
     scorer = get_scorer()
     keys = [("windows-1252", ("cp437", "cp861"), None), ("Shift_JIS",), (("KOI8-R", "KOI8-U"), "GBK")]

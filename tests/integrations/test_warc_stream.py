@@ -126,3 +126,51 @@ def test_host_shortcut_equals_urlsplit(uri: str) -> None:
     except ValueError:
         expected = ""
     assert warc._host(uri) == expected
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_payload_limit_cuts_only_payloads_over_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, compress: bool
+) -> None:
+    """A payload whose block is under the limit is read whole; a larger one stops at the limit (the
+    reader's two ways of reading a payload give the same bytes as one bounded read)."""
+    small, large = b"<p>" + b"s" * 1000 + b"</p>", b"<p>" + "é".encode() * 5000 + b"</p>"
+    records = [_record("http://e1.example/", small), _record("http://e2.example/", large)]
+    path = tmp_path / ("a.warc.gz" if compress else "a.warc")
+    path.write_bytes(b"".join(gzip.compress(r) for r in records) if compress else b"".join(records))
+    monkeypatch.setattr(warc, "_MAX_PAYLOAD_BYTES", 4096)
+    got = [r.payload for r in iter_http_records(path)]
+    assert got == [small, large[:4096]]
+
+
+class _EnumLike:
+    """A record type as an Enum member prints (older FastWARC releases): its str is not the bare name."""
+
+    name = "response"
+
+    def __str__(self) -> str:
+        return "WarcRecordType.response"
+
+
+class _IntFlagLike:
+    """A record type as a Python 3.11 IntFlag prints: its value."""
+
+    name = "revisit"
+
+    def __str__(self) -> str:
+        return "4"
+
+
+@pytest.mark.parametrize(
+    ("record_type", "expected"),
+    [(_EnumLike(), "response"), (_IntFlagLike(), "revisit"), ("WarcRecordType.metadata", "metadata")],
+)
+def test_record_type_names(record_type: object, expected: str) -> None:
+    assert warc._record_type_name(record_type) == expected
+
+
+def test_fastwarc_record_types_print_as_names(tmp_path: Path) -> None:
+    from fastwarc.warc import WarcRecordType
+
+    for member in ("response", "request", "metadata", "warcinfo", "revisit", "resource", "conversion"):
+        assert warc._record_type_name(getattr(WarcRecordType, member)) == member

@@ -510,10 +510,10 @@ def test_utf8_probe_is_the_full_check(pad: int, before: list[bytes], after: list
         assert _probed_utf8_text(body) == _utf8_text(body)
 
 
-def test_first_sequence_prefilter_is_the_full_check_exhaustively() -> None:
+def test_first_sequence_is_judged_as_the_full_check_exhaustively() -> None:
     # Every first non-ASCII lead byte with every second byte, followed by the continuations that
-    # make 3- and 4-byte forms (valid and overlong/surrogate/out of range), cut or complete: the
-    # regex prefilter in _probed_utf8_text must never turn down valid UTF-8 nor pass invalid UTF-8.
+    # make 3- and 4-byte forms (valid and overlong/surrogate/out of range), cut or complete:
+    # _probed_utf8_text must never turn down valid UTF-8 nor pass invalid UTF-8.
     tails = (b"", b"\x80", b"\x80\x80", b"\xbf\xbf", b"a", b"\x80a")
     checked = 0
     for b1 in range(0x80, 0x100):

@@ -188,6 +188,19 @@ def test_decode_html_columns_refuses_bad_columns(spark: Any) -> None:
         decode_html_columns(frame, body="missing")
 
 
+def test_write_warc_dataset_refuses_bad_choices_before_writing(
+    spark: Any, archives: list[Path], tmp_path: Path
+) -> None:
+    """fallback=, reader= and trust= are checked up front: nothing is created for a bad value."""
+    from mojifix.spark import write_warc_dataset
+
+    for bad in ({"fallback": "guess"}, {"reader": "fast"}, {"trust": "always"}):
+        out = tmp_path / f"{next(iter(bad))}.parquet"
+        with pytest.raises(ValueError, match=next(iter(bad.values()))):
+            write_warc_dataset(spark, [str(archives[0])], str(out), **bad)
+        assert not out.exists()
+
+
 def test_spark_warc_usage_errors(spark: Any, archives: list[Path], tmp_path: Path, capsys) -> None:
     assert main(["spark", "warc", str(archives[0]), "-o", str(tmp_path / "x.jsonl")]) == 2
     assert "must end in .parquet" in capsys.readouterr().err

@@ -25,6 +25,7 @@ from functools import cache
 
 import numpy as np
 
+from mojifix import _native
 from mojifix.detect import model as M
 from mojifix.detect.encodings import REGISTRY, SAME_LANGUAGES_AS, SERVES
 
@@ -71,14 +72,9 @@ _SWITCH_EXEMPT = tuple(M.SCRIPTS.index(x) for x in ("HANGUL", "KANA", "HAN"))
 #: DOS 96.7%, -6 -> 97.5% (-10, -14: the same); see docs/detection.md.
 IN_WORD_MARK_LOGP = -6.0
 _IN_WORD_OK = "\u2019\u02bc\u00b7\u2010\u2011\u2027"
-# (score_many sums these three as count x penalty per text: the same float as a per-character sum
+# (score_many adds these three as count x penalty per text: the same float as a per-character sum
 # while they are whole numbers, as now; fractional ones could differ from it in the last bit)
-#: characters (all texts of a score_many call) up to which the (text, gid) pairs of the unigram step
-#: are found by sorting rather than by a histogram over the gids present: below ~2,000 the sort makes
-#: fewer NumPy calls and is faster, above it the histogram is (a speed choice: both give the same pairs)
-_SORT_PAIRS_MAX = 2048
 _NO_SCRIPT = 255
-_ZERO_START = np.zeros(1, np.intp)
 # bits of Scorer.cp_flags (one gather per character instead of three)
 _UPPER, _LOWER, _MARK = 1, 2, 4
 _NON_BMP_STANDIN = 0x00A6  # "¦": non-BMP characters (HKSCS, GB18030 4-byte) are scored as a rare symbol
@@ -158,6 +154,12 @@ class Scorer:
             np.take_along_axis(model.uni, model.loc.astype(np.intp), axis=1) + model.ext
         ).astype(np.float32)
         self.unigram_full_t = np.ascontiguousarray(self.unigram_full.T)  # [G, L]
+        # ... and its cost in the model's quanta (-log P x QUANT, a whole number: the sum of two stored
+        # bytes; the unigram table is recovered exactly from its dequantised floats), as score_many sums it
+        uni_q = np.rint(-model.uni * np.float32(M.QUANT)).astype(np.uint16)
+        self.unigram_cost_t = np.ascontiguousarray(
+            (np.take_along_axis(uni_q, model.loc.astype(np.intp), axis=1) + model.ext_q).T
+        )  # uint16 [G, L]
         chars = [chr(c) for c in range(0x10000)]
         # non-ASCII punctuation and symbols by code point (for IN_WORD_MARK_LOGP)
         # (by Unicode category: frequent marks such as curly quotes have gids of their own)
@@ -176,13 +178,12 @@ class Scorer:
         self.loc_flat = np.ascontiguousarray(model.loc).reshape(-1)
         # the bigram and refinement tables as the file stores them, one byte per entry (4 MB and 0.6 MB
         # instead of 16 MB and 2.3 MB of float32: scoring gathers at random from them, and between
-        # calls other work evicts them from the CPU caches), and every sum of one entry of each as the
-        # float32 score_many adds per character, looked up by (bigram byte << 8 | refinement byte)
+        # calls other work evicts them from the CPU caches); their sum per character is its cost in
+        # quanta, which score_many adds up as integers
         self.bigram_q = np.ascontiguousarray(model.bigram_q).reshape(-1)
         self.ext_q = np.ascontiguousarray(model.ext_q).reshape(-1)
-        level = -(np.arange(256, dtype=np.float32) / np.float32(M.QUANT))
-        self.pair_logp = (level[:, None] + level[None, :]).reshape(-1)
         self.known_flat = np.ascontiguousarray(self.known).reshape(-1)
+        self.kernel = _scoring_kernel(self)
         # single-byte code pages as gid tables, and which languages each can write
         singles = [info for info in REGISTRY if info.kind == "single"]
         self.sb_row = {info.name: i for i, info in enumerate(singles)}
@@ -201,32 +202,24 @@ class Scorer:
         self.sb_high_logp = _pairs_by_byte(
             self.unigram_full_t[self.sb_gids[:, 128:]], pair_enc, self.sb_pair_lang
         )
-        # per-character upper bound of score_many's bigram + refinement term, per language: the best
-        # transition into the character from any predecessor (the first character's predecessor, a
-        # separator, is one of them), as the same float32 sum score_many forms per character
-        best_in = -(model.bigram_q.min(axis=1).astype(np.float32) / np.float32(M.QUANT))  # [L, 256 local ids]
-        bound_t = (np.take_along_axis(best_in, model.loc.astype(np.intp), axis=1) + model.ext).T  # [G, L]
-        bound_low = bound_t[model.lut[:128]]  # [128, L], ASCII
+        # lower bound of the cost score_many gives each character, per language: the cheapest transition
+        # into it from any predecessor (the first character's predecessor, a separator, is one of them)
+        # plus its refinement, in quanta
+        best_in = model.bigram_q.min(axis=1).astype(np.int32)  # [L, 256 local ids]
+        bound = (np.take_along_axis(best_in, model.loc.astype(np.intp), axis=1) + model.ext_q).T  # [G, L]
+        # ... and per byte value, read in each single-byte then each EBCDIC page, the cheapest of the
+        # languages the page can write (a mixed score, _mixed_costs, may take each word in another
+        # language): [256, pages], the table upper_bounds weighs with the byte histogram
         ebcdic = [info for info in REGISTRY if info.kind == "ebcdic"]
-        self.ebcdic_row = {info.name: i for i, info in enumerate(ebcdic)}
+        self.bound_row = {**self.sb_row, **{info.name: len(singles) + i for i, info in enumerate(ebcdic)}}
         ebcdic_cps = np.array([[ord(ch) for ch in info.table()] for info in ebcdic], np.uint32)
-        self.ebcdic_allowed = np.zeros((len(ebcdic), n_langs), bool)
-        for info in ebcdic:
-            langs = self.enc_langs.get(info.name, self.all_langs)
-            self.ebcdic_allowed[self.ebcdic_row[info.name], langs] = True
-        # the bounds as upper_bounds uses them: per character the best of the languages the code page
-        # can write (a mixed score, _mixed_sums, may take each word in another language), by byte value
-        # and code page: [128 ASCII bytes, code pages], [128 high bytes, code pages], [256, EBCDIC pages]
-        low = np.where(self.sb_allowed[None, :, :], bound_low[:, None, :], -np.inf)  # [128, P, L]
-        self.mix_bound_low = np.ascontiguousarray(low.max(axis=2))
-        high = bound_t[self.sb_gids[:, 128:]]  # [P, 128, L]
-        self.mix_bound_high = np.ascontiguousarray(
-            np.where(self.sb_allowed[:, None, :], high, -np.inf).max(axis=2).T
-        )
-        eb = bound_t[model.lut[np.minimum(ebcdic_cps, 0xFFFF)]]  # [E, 256, L]
-        self.mix_bound_ebcdic = np.ascontiguousarray(
-            np.where(self.ebcdic_allowed[:, None, :], eb, -np.inf).max(axis=2).T
-        )
+        page_gids = np.concatenate((self.sb_gids, model.lut[np.minimum(ebcdic_cps, 0xFFFF)]))
+        page_allowed = np.zeros((len(page_gids), n_langs), bool)
+        for info in (*singles, *ebcdic):
+            page_allowed[self.bound_row[info.name], self.enc_langs.get(info.name, self.all_langs)] = True
+        unreachable = np.iinfo(np.int32).max
+        cheapest = np.where(page_allowed[:, None, :], bound[page_gids], unreachable).min(axis=2)
+        self.bound_cost = np.ascontiguousarray(cheapest.T.astype(np.int64))
         # per-call constants, computed once per distinct argument and kept (bounded; see _remember):
         # allowed-language rows per tuple of encodings, code-page rows per tuple of names
         self._allowed_memo: dict[tuple[str | tuple[str, ...] | None, ...], np.ndarray] = {}
@@ -236,27 +229,19 @@ class Scorer:
         """An upper bound of :meth:`score_many`'s log-likelihood for bytes with histogram ``hist`` read in
         each single-byte (or EBCDIC) encoding of ``names``, whatever languages it picks.
 
-        Per character it takes the best transition into that character from any predecessor, in the
+        Per character it takes the cheapest transition into that character from any predecessor, in the
         best language the encoding can write *for that character* (a mixed score takes each word in
-        the better of two languages); the pair penalties and mixing costs, all <= 0, are left out. Cheap (byte
-        histogram only), it lets the pruning pass skip readings that cannot come within its margin.
+        the better of two languages); the pair penalties and mixing costs, all <= 0, are left out. Exact
+        (whole quanta, like the scores) and cheap (byte histogram only), it lets the pruning pass skip
+        readings that cannot come within its margin.
         """
         if any(isinstance(name, tuple) for name in names):  # identical decodings: the best of them
             flat = [e for name in names for e in (name if isinstance(name, tuple) else (name,))]
             each = iter(self.upper_bounds(flat, hist).tolist())
             return np.array([max(next(each) for _ in (n if isinstance(n, tuple) else (n,))) for n in names])
-        out = np.empty(len(names))
-        single = [i for i, name in enumerate(names) if name in self.sb_row]
-        if single:
-            rows = np.array([self.sb_row[names[i]] for i in single], np.intp)
-            per_page = _weighted_rows(self.mix_bound_low, hist[:128])
-            per_page += _weighted_rows(self.mix_bound_high, hist[128:])
-            out[single] = per_page[rows]
-        other = [i for i, name in enumerate(names) if name not in self.sb_row]
-        if other:
-            rows = np.array([self.ebcdic_row[names[i]] for i in other], np.intp)
-            out[other] = _weighted_rows(self.mix_bound_ebcdic, hist)[rows]
-        return out
+        present = hist.nonzero()[0]  # (the rows of absent byte values would add zeros)
+        cost = hist[present] @ self.bound_cost[present]  # [pages], exact integers
+        return -cost[[self.bound_row[name] for name in names]] / M.QUANT
 
     def histogram_scores(self, names: list[str], hist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Best-language unigram log-likelihood of the input read in each single-byte encoding.
@@ -292,14 +277,18 @@ class Scorer:
         *,
         languages: int | Sequence[int] | None = None,
     ) -> list[LanguageScore]:
-        """Score several texts (candidate decodings) in one vectorised pass.
+        """Score several texts (candidate decodings) in one pass.
 
-        All texts are concatenated; a segment index per character keeps them apart. Per text, the
-        unigram step picks the :data:`TOP_LANGUAGES` best languages the encoding can write (or
-        ``languages`` of them: one number, or one per text; a tuple of encodings that decode the text
-        alike stands for the languages any of them can write); the bigram and refinement gathers then run
-        for all texts at once and are summed per segment. A text's result does not depend on the
-        other texts of the call: scoring texts together or apart gives the same numbers.
+        Per text, the unigram step picks the :data:`TOP_LANGUAGES` best languages the encoding can write
+        (or ``languages`` of them: one number, or one per text; a tuple of encodings that decode the text
+        alike stands for the languages any of them can write), plus English; the bigram and refinement
+        costs are then summed in each, and the best is the text's language. A text's result does not
+        depend on the other texts of the call: scoring texts together or apart gives the same numbers.
+
+        The sums are whole numbers of the model's quanta (1/QUANT nat), so they are exact and do not
+        depend on the order of summation: the compiled kernel (``mojifix.detect._scoring``, one call for
+        all texts and languages, the GIL released) and the NumPy reference (:meth:`_counts_reference`)
+        give the same integers, and the one float formula below turns them into nats.
         """
         m = self.model
         out: list[LanguageScore | None] = [None] * len(texts)
@@ -307,188 +296,168 @@ class Scorer:
         for i, t in enumerate(texts):
             if not t:
                 out[i] = LanguageScore(None, 0.0, 0, 0.0)
-        if live:
-            joined = "".join(texts[i] for i in live)
-            cps = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), np.uint32)
-            bmp = np.where(cps > 0xFFFF, _NON_BMP_STANDIN, cps) if cps.max() > 0xFFFF else cps
-            g = m.lut.take(bmp)
-            n_seg = len(live)
-            # (lengths and offsets also as Python integers, for slicing per run below)
-            lens_list = [len(texts[i]) for i in live]  # all >= 1
-            starts_list = [0, *itertools.accumulate(lens_list[:-1])]
-            lens, starts = np.array(lens_list, np.intp), np.array(starts_list, np.intp)
-            # 1. unigram likelihood per (text, language) -> top languages per text
-            # (no BLAS matmul anywhere: on small shapes its thread start-up costs more than the work)
-            # (segment, gid) pairs with their counts, sorted by segment then gid, from one histogram
-            # over the gids actually present (renumbered densely, in gid order: a few hundred to a few
-            # thousand bins per text instead of all gids, and no sort)
-            if n_seg == 1:
-                hist = np.bincount(g)
-                gid_p = hist.nonzero()[0]
-                counts = hist[gid_p]
-                seg_start = _ZERO_START
-            elif len(g) <= _SORT_PAIRS_MAX:
-                # few characters: one sort of (segment, gid) keys gives the same pairs, in the same
-                # order, with fewer NumPy calls (and no gid-sized scratch arrays) than the histogram
-                # (np.unique's result, without its Python-level overhead: the first key of each run of
-                # equal sorted keys, and the run lengths)
-                base = self._seg_base(n_seg)
-                keys = base.repeat(lens)
-                keys += g
-                keys.sort()
-                run = np.empty(len(keys) + 1, bool)
-                run[0] = run[-1] = True
-                np.not_equal(keys[1:], keys[:-1], out=run[1:-1])
-                edges = run.nonzero()[0]
-                counts = edges[1:] - edges[:-1]
-                keys = keys.take(edges[:-1])
-                gid_p = keys % self.n_gids
-                seg_start = keys.searchsorted(base)
-            else:
-                present = np.zeros(self.n_gids, bool)
-                present[g] = True
-                distinct = np.flatnonzero(present)
-                n_d = len(distinct)
-                seg = np.repeat(np.arange(n_seg), lens)
-                rank = np.empty(self.n_gids, np.intp)
-                rank[distinct] = np.arange(n_d)
-                hist = np.bincount(seg * n_d + rank[g], minlength=n_seg * n_d)
-                pairs = np.flatnonzero(hist)
-                counts = hist[pairs]
-                gid_p = distinct[pairs % n_d]
-                seg_start = np.searchsorted(pairs, np.arange(n_seg) * n_d)
-            # letters only: punctuation and symbols are scored below, but their unigram costs differ
-            # between languages by how much punctuation each training corpus had, and a dozen curly
-            # quotes outweighed 300 letters (Dutch windows-1252 ranked as English, lost to windows-874)
-            weight = np.multiply(counts, self.is_letter_gid.take(gid_p), dtype=np.float32)
-            rows = self.unigram_full_t.take(gid_p, axis=0)  # [P, L]
-            rows *= weight[:, None]
-            uni = np.add.reduceat(rows, seg_start, axis=0)  # [S, L]
-            allowed = self._allowed([encodings[i] for i in live])  # [S, L]
-            uni = np.where(allowed, uni, -np.inf)
-            n_langs = uni.shape[1]
-            if languages is None or isinstance(languages, int):
-                ks = [min(languages or top_languages(len(g)), n_langs)] * n_seg
-            else:
-                ks = [min(languages[i], n_langs) for i in live]
-            # English is always among the languages tried, as one more beyond the unigram's choice when
-            # that lacks it: it is the language of the markup, code, identifiers and names around text
-            # everywhere, and the usual second language of a mixed reading (_mixed_sums). Without it a
-            # code page serving one language plus English had an edge over a Western one whose letter
-            # counts picked Italian and Spanish for an English CSV with French translations
-            # (one more column for every text, even those whose choice has English already: texts with
-            # different numbers of languages are scored in separate passes, which cost more)
-            en = self.lang_idx["en"]
-            ks = [min(kk + 1, n_langs) for kk in ks]
-            k = max(ks)
-            top = (-uni).argsort(axis=1, kind="stable")[:, :k]  # [S, K]
-            if k > 1:
-                last = np.array(ks, np.intp) - 1
-                within = np.arange(k)[None, :] < last[:, None]  # each text's unigram choices
-                lacks = ~((top == en) & within).any(axis=1) & (uni[:, en] > -np.inf)
-                if lacks.any():
-                    top[lacks.nonzero()[0], last[lacks]] = en
-            top_ok = uni[np.arange(n_seg)[:, None], top] > -np.inf
-            sums = np.full((n_seg, k), -np.inf)
-            # 2. bigram + refinement, one [K, N] pass per run of consecutive texts scored in K languages
-            a = 0
-            for b in range(n_seg):
-                if b + 1 < n_seg and ks[b + 1] == ks[a]:
-                    continue
-                kk = ks[a]
-                top_ok[a : b + 1, kk:] = False
-                first, end = starts_list[a], starts_list[b] + lens_list[b]
-                sums[a : b + 1, :kk] = self._bigram_sums(
-                    g[first:end],
-                    lens[a : b + 1],
-                    starts[a : b + 1] - first,
-                    top[a : b + 1, :kk],
-                    top_ok[a : b + 1, :kk],
-                )
-                a = b + 1
-            sums = np.where(top_ok, sums, -np.inf)
-            best_k = sums.argmax(axis=1)
-            best_lang = top[np.arange(n_seg), best_k]
-            best_score = sums[np.arange(n_seg), best_k]
-            # pair penalties (no pair spans two texts): case flips, script switches and marks inside a
-            # word. Case: the model is case-folded, but an upper-case letter right after a lower-case
-            # one ("моЯ", "wordКword") is what a Cyrillic/Mac code page mix-up produces
-            sc = self.switch_script.take(g)
-            alpha = sc >= 0  # letters of alphabetic scripts (CJK text has no spaces to mark words)
-            # pair i = (character i, character i + 1); pairs and triples that span two texts are dropped
-            # (each is counted at the position of its second character, so per-text counts are sums
-            # over that text's positions; the penalties are integers, so count x penalty is exactly
-            # the float sum of per-position penalties)
-            flags = self.cp_flags.take(bmp)
-            upper = (flags & _UPPER).view(bool)
-            n = len(g)
-            # per-position counts, one row each: case flips, script switches, in-word marks, letters,
-            # letters among the best language's frequent characters (summed per text in one call)
-            rows_b = np.zeros((5, n), bool)
-            pair, switch, mark, letter, known_letter = rows_b
-            np.logical_and(upper[1:], (flags[:-1] & _LOWER).astype(bool), out=pair[1:])  # case flip
-            np.not_equal(sc[1:], sc[:-1], out=switch[1:])
-            switch[1:] &= alpha[1:] & alpha[:-1]
-            if n > 2:  # mark: triple centred on position i
-                np.logical_and(flags[1:-1] & _MARK, alpha[:-2], out=mark[1:-1])
-                mark[1:-1] &= alpha[2:]
-            cross = starts[1:]  # pairs whose second character starts a text
-            pair[cross] = False
-            switch[cross] = False
-            edge = np.concatenate((cross - 1, cross))  # triples with a neighbour in the next / previous text
-            mark[edge] = False
-            self.is_letter_gid.take(g, out=letter)
-            offset = best_lang * self.n_gids  # of each text's best language's row in known_flat
-            known_at = self.known_flat.take((offset if n_seg == 1 else offset.repeat(lens)) + g)
-            np.logical_and(known_at, letter, out=known_letter)
-            counts_by_text = np.add.reduceat(rows_b, starts, axis=1, dtype=np.intp).T.tolist()
-            for i, lang, score, (n_pair, n_switch, n_mark, n_letters, n_known) in zip(
-                live, best_lang.tolist(), best_score.tolist(), counts_by_text, strict=True
-            ):
-                penalty = CASE_FLIP_LOGP * n_pair + SCRIPT_SWITCH_LOGP * n_switch + IN_WORD_MARK_LOGP * n_mark
-                out[i] = LanguageScore(
-                    m.languages[lang] if n_letters else None,
-                    score + penalty,
-                    n_letters,
-                    n_known / n_letters if n_letters else 0.0,
-                )
+        if not live:
+            return [r for r in out if r is not None]
+        n_langs = len(m.languages)
+        if languages is None or isinstance(languages, int):
+            ks = [min(languages or top_languages(sum(len(texts[i]) for i in live)), n_langs)] * len(live)
+        else:
+            ks = [min(languages[i], n_langs) for i in live]
+        # English is always among the languages tried, as one more beyond the unigram's choice when
+        # that lacks it: it is the language of the markup, code, identifiers and names around text
+        # everywhere, and the usual second language of a mixed reading (_mixed_costs). Without it a
+        # code page serving one language plus English had an edge over a Western one whose letter
+        # counts picked Italian and Spanish for an English CSV with French translations
+        # (one more column for every text, even those whose choice has English already)
+        ks = [min(kk + 1, n_langs) for kk in ks]
+        live_texts = [texts[i] for i in live]
+        allowed = self._allowed([encodings[i] for i in live])  # [S, L]
+        if self.kernel is not None:
+            rows = self.kernel.score(live_texts, allowed, ks, MIX_WORD_COST)
+        else:
+            rows = self._counts_reference(live_texts, allowed, ks)
+        for i, (lang, cost, n_pair, n_switch, n_mark, n_letters, n_known) in zip(live, rows, strict=True):
+            penalty = CASE_FLIP_LOGP * n_pair + SCRIPT_SWITCH_LOGP * n_switch + IN_WORD_MARK_LOGP * n_mark
+            out[i] = LanguageScore(
+                m.languages[lang] if n_letters else None,
+                -cost / M.QUANT + penalty,
+                n_letters,
+                n_known / n_letters if n_letters else 0.0,
+            )
         return [r for r in out if r is not None]
 
-    def _seg_base(self, n_seg: int) -> np.ndarray:
-        """``arange(n_seg) * n_gids``: the key offset of each text in :meth:`score_many`'s sort path."""
-        return np.arange(0, n_seg * self.n_gids, self.n_gids, dtype=np.intp)
+    def _counts_reference(
+        self, texts: list[str], allowed: np.ndarray, ks: list[int]
+    ) -> list[tuple[int, float, int, int, int, int, int]]:
+        """What :meth:`score_many` needs per text, as the compiled kernel's ``score`` computes it:
+        (best language, its cost in quanta (+inf when no language may read it), case flips, script
+        switches, in-word marks, letters, letters among the best language's frequent characters).
 
-    def _bigram_sums(
+        ``texts`` are non-empty, ``allowed`` [S, L] the languages each may be read in, ``ks`` how many
+        languages each is scored in (English included). All texts are concatenated and kept apart by
+        their offsets; no Python loop runs per character or per text (but one per run of texts scored
+        in the same number of languages).
+        """
+        m = self.model
+        joined = "".join(texts)
+        cps = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), np.uint32)
+        bmp = np.where(cps > 0xFFFF, _NON_BMP_STANDIN, cps) if cps.max() > 0xFFFF else cps
+        g = m.lut.take(bmp)
+        n_seg = len(texts)
+        # (lengths and offsets also as Python integers, for slicing per run below)
+        lens_list = [len(t) for t in texts]  # all >= 1
+        starts_list = [0, *itertools.accumulate(lens_list[:-1])]
+        lens, starts = np.array(lens_list, np.intp), np.array(starts_list, np.intp)
+        # 1. unigram cost per (text, language), letters only -> top languages per text
+        # (no BLAS matmul anywhere: on small shapes its thread start-up costs more than the work)
+        # (text, gid) pairs with their counts, sorted by text then gid, from one histogram over the
+        # gids actually present (renumbered densely, in gid order)
+        present = np.zeros(self.n_gids, bool)
+        present[g] = True
+        distinct = np.flatnonzero(present)
+        n_d = len(distinct)
+        rank = np.empty(self.n_gids, np.intp)
+        rank[distinct] = np.arange(n_d)
+        hist = np.bincount(np.arange(n_seg).repeat(lens) * n_d + rank[g], minlength=n_seg * n_d)
+        pairs = np.flatnonzero(hist)
+        gid_p = distinct[pairs % n_d]
+        seg_start = np.searchsorted(pairs, np.arange(n_seg) * n_d)
+        # letters only: punctuation and symbols are scored below, but their unigram costs differ
+        # between languages by how much punctuation each training corpus had, and a dozen curly
+        # quotes outweighed 300 letters (Dutch windows-1252 ranked as English, lost to windows-874)
+        weight = hist[pairs] * self.is_letter_gid.take(gid_p)
+        rows = self.unigram_cost_t.take(gid_p, axis=0) * weight[:, None]  # [P, L] int64
+        # (float64 holds these integer sums exactly, and +inf marks a language the text may not use)
+        uni = np.where(allowed, np.add.reduceat(rows, seg_start, axis=0), np.inf)  # [S, L]
+        k = max(ks)
+        top = uni.argsort(axis=1, kind="stable")[:, :k]  # [S, K]: cheapest first, ties by language
+        if k > 1:  # English in, as the last of a text's languages, when the unigram's choice lacks it
+            en = self.lang_idx["en"]
+            last = np.array(ks, np.intp) - 1
+            within = np.arange(k)[None, :] < last[:, None]  # each text's unigram choices
+            lacks = ~((top == en) & within).any(axis=1) & (uni[:, en] < np.inf)
+            if lacks.any():
+                top[lacks.nonzero()[0], last[lacks]] = en
+        top_ok = uni[np.arange(n_seg)[:, None], top] < np.inf
+        sums = np.full((n_seg, k), np.inf)
+        # 2. bigram + refinement, one [K, N] pass per run of consecutive texts scored in K languages
+        a = 0
+        for b in range(n_seg):
+            if b + 1 < n_seg and ks[b + 1] == ks[a]:
+                continue
+            kk = ks[a]
+            top_ok[a : b + 1, kk:] = False
+            first, end = starts_list[a], starts_list[b] + lens_list[b]
+            sums[a : b + 1, :kk] = self._bigram_costs(
+                g[first:end],
+                lens[a : b + 1],
+                starts[a : b + 1] - first,
+                top[a : b + 1, :kk],
+                top_ok[a : b + 1, :kk],
+            )
+            a = b + 1
+        sums = np.where(top_ok, sums, np.inf)
+        best_k = sums.argmin(axis=1)
+        best_lang = top[np.arange(n_seg), best_k]
+        best_cost = sums[np.arange(n_seg), best_k]
+        # pair penalties (no pair spans two texts): case flips, script switches and marks inside a
+        # word. Case: the model is case-folded, but an upper-case letter right after a lower-case
+        # one ("моЯ", "wordКword") is what a Cyrillic/Mac code page mix-up produces
+        sc = self.switch_script.take(g)
+        alpha = sc >= 0  # letters of alphabetic scripts (CJK text has no spaces to mark words)
+        # pair i = (character i, character i + 1); pairs and triples that span two texts are dropped
+        # (each is counted at the position of its second character, so per-text counts are sums
+        # over that text's positions)
+        flags = self.cp_flags.take(bmp)
+        upper = (flags & _UPPER).view(bool)
+        n = len(g)
+        # per-position counts, one row each: case flips, script switches, in-word marks, letters,
+        # letters among the best language's frequent characters (summed per text in one call)
+        rows_b = np.zeros((5, n), bool)
+        pair, switch, mark, letter, known_letter = rows_b
+        np.logical_and(upper[1:], (flags[:-1] & _LOWER).astype(bool), out=pair[1:])  # case flip
+        np.not_equal(sc[1:], sc[:-1], out=switch[1:])
+        switch[1:] &= alpha[1:] & alpha[:-1]
+        if n > 2:  # mark: triple centred on position i
+            np.logical_and(flags[1:-1] & _MARK, alpha[:-2], out=mark[1:-1])
+            mark[1:-1] &= alpha[2:]
+        cross = starts[1:]  # pairs whose second character starts a text
+        pair[cross] = False
+        switch[cross] = False
+        edge = np.concatenate((cross - 1, cross))  # triples with a neighbour in the next / previous text
+        mark[edge] = False
+        self.is_letter_gid.take(g, out=letter)
+        known_at = self.known_flat.take((best_lang * self.n_gids).repeat(lens) + g)
+        np.logical_and(known_at, letter, out=known_letter)
+        counts_by_text = np.add.reduceat(rows_b, starts, axis=1, dtype=np.intp).T.tolist()
+        return [
+            (lang, cost, *counts)
+            for lang, cost, counts in zip(best_lang.tolist(), best_cost.tolist(), counts_by_text, strict=True)
+        ]
+
+    def _bigram_costs(
         self, g: np.ndarray, lens: np.ndarray, starts: np.ndarray, top: np.ndarray, ok: np.ndarray
     ) -> np.ndarray:
-        """[S, K] bigram + refinement log-likelihood of each text (``g`` concatenated, ``lens`` long,
+        """[S, K] bigram + refinement cost (quanta) of each text (``g`` concatenated, ``lens`` long,
         starting at ``starts``) in each of its ``top`` languages (``ok``: those it may be read in), on
-        flat tables with int32 indices. The entry of each text's best language is its *mixed* score
-        (:func:`_mixed_sums`): words of a second language are scored in it.
-
-        All K languages in one [K, N] pass; one text, as in the final scoring, broadcasts one row
-        offset per language instead of repeating it per character.
+        flat tables with int32 indices. The entry of each text's main language is its *mixed* cost
+        (:func:`_mixed_costs`): words of a second language are scored in it.
         """
-        n_seg = len(top)
-        lang = np.ascontiguousarray(top.T.astype(np.int32))  # [K, S]
-        row, high = lang * np.int32(self.n_gids), lang << np.int32(16)
-        if n_seg > 1:
-            row, high = row.repeat(lens, axis=1), high.repeat(lens, axis=1)  # [K, N]
-        idx = g + row
+        lang = np.ascontiguousarray(top.T.astype(np.int32)).repeat(lens, axis=1)  # [K, N]
+        idx = g + lang * np.int32(self.n_gids)
         loc = self.loc_flat.take(idx)
         pair = np.empty(loc.shape, np.int32)  # bigram index: (language, previous local id, local id)
         pair[:, 1:] = loc[:, :-1]
         pair[:, starts] = M.L_SEP
         pair <<= 8
         pair |= loc
-        pair |= high
-        entry = np.left_shift(self.bigram_q.take(pair), 8, dtype=np.uint16)
-        entry |= self.ext_q.take(idx)
-        tot = self.pair_logp.take(entry)  # [K, N] float32, C order: bigram + refinement per character
-        sums = np.add.reduceat(tot, starts, axis=1, dtype=np.float64).T
+        pair |= lang << np.int32(16)
+        tot = self.bigram_q.take(pair).astype(np.int32)  # [K, N]: cost of each character, in quanta
+        tot += self.ext_q.take(idx)
+        costs = np.add.reduceat(tot, starts, axis=1, dtype=np.int64).T.astype(np.float64)
         if len(top[0]) > 1:
-            _mixed_sums(sums, tot, g, lens, starts, ok)
-        return sums
+            _mixed_costs(costs, tot, g, starts, ok)
+        return costs
 
     def code_page_rows(self, names: Sequence[str]) -> np.ndarray:
         """Rows of :attr:`sb_gids` (and of the per-code-page tables) for single-byte ``names``
@@ -527,7 +496,7 @@ class Scorer:
         n_bytes = (len(self.model.languages) + 7) // 8
         packed = np.frombuffer(b"".join(b.to_bytes(n_bytes, "little") for b in bits), np.uint8)
         unpacked = np.unpackbits(packed.reshape(len(bits), n_bytes), axis=1, bitorder="little")
-        return unpacked[:, : len(self.model.languages)].view(bool)
+        return np.ascontiguousarray(unpacked[:, : len(self.model.languages)].view(bool))  # (for the kernel)
 
 
 #: cost (nats) of a word read in another language than the text's main one. Documents mix languages
@@ -541,15 +510,21 @@ class Scorer:
 MIX_WORD_LOGP = -4.0
 
 
-def _mixed_sums(
-    sums: np.ndarray, tot: np.ndarray, g: np.ndarray, lens: np.ndarray, starts: np.ndarray, ok: np.ndarray
+#: ... the same in the model's quanta (1/QUANT nat), as the sums are kept (exact while MIX_WORD_LOGP is
+#: a multiple of 1/QUANT, as -4.0 is)
+MIX_WORD_COST = round(-MIX_WORD_LOGP * M.QUANT)
+
+
+def _mixed_costs(
+    costs: np.ndarray, tot: np.ndarray, g: np.ndarray, starts: np.ndarray, ok: np.ndarray
 ) -> None:
-    """Replace each text's best entry of ``sums`` [S, K] with its mixed score, in place.
+    """Replace each text's main entry of ``costs`` [S, K] (its cheapest allowed language) with its mixed
+    cost, in place.
 
     Words are runs of non-separators (a separator belongs to the word before it; each text starts a
-    word). Per word: the main language's sum, or the best allowed language's sum plus
-    :data:`MIX_WORD_LOGP`, whichever is higher; summed per text. Never below the main language's
-    plain sum, so the main language stays the text's best.
+    word). Per word: the main language's cost, or the cheapest allowed language's cost plus
+    :data:`MIX_WORD_COST`, whichever is lower; summed per text. Never above the main language's
+    plain cost, so the main language stays the text's best.
     """
     n = tot.shape[1]
     sep = g == M.G_SEP
@@ -557,23 +532,18 @@ def _mixed_sums(
     np.greater(sep[:-1], sep[1:], out=word_start[1:])  # a separator, then a non-separator
     word_start[starts] = True
     positions = word_start.nonzero()[0]
-    ws = np.add.reduceat(tot, positions, axis=1, dtype=np.float64)  # [K, W]
-    main = np.where(ok, sums, -np.inf).argmax(axis=1)  # [S]
-    if len(lens) == 1:  # one text (the final scoring): no per-word text index needed
-        ws_ok = ws[ok[0]] if not ok[0].all() else ws
-        best_w = np.maximum(ws[main[0]], ws_ok.max(axis=0) + MIX_WORD_LOGP)
-        sums[0, main[0]] = max(sums[0, main[0]], float(best_w.sum()))
-        return
+    ws = np.add.reduceat(tot, positions, axis=1, dtype=np.int64)  # [K, W]
+    main = np.where(ok, costs, np.inf).argmin(axis=1)  # [S]
     first_word = positions.searchsorted(starts)
     text_of_word = np.zeros(len(positions), np.intp)
     text_of_word[first_word[1:]] = 1
     text_of_word = text_of_word.cumsum()
-    ws_ok = np.where(ok.T[:, text_of_word], ws, -np.inf)
+    ws_ok = np.where(ok.T[:, text_of_word], ws, np.inf)
     main_w = ws[main[text_of_word], np.arange(len(positions))]
-    best_w = np.maximum(main_w, ws_ok.max(axis=0) + MIX_WORD_LOGP)
+    best_w = np.minimum(main_w, ws_ok.min(axis=0) + MIX_WORD_COST)
     mixed = np.add.reduceat(best_w, first_word)
-    rows = np.arange(len(lens))
-    sums[rows, main] = np.maximum(sums[rows, main], mixed)
+    rows = np.arange(len(starts))
+    costs[rows, main] = np.minimum(costs[rows, main], mixed)
 
 
 #: entries kept per memo table of the :class:`Scorer`: distinct candidate tuples seen in practice
@@ -610,6 +580,39 @@ def _weighted_rows(table: np.ndarray, hist: np.ndarray) -> np.ndarray:
     if len(present) <= _FEW_BYTES:
         return np.einsum("u,uk->k", hist[present].astype(np.float32), table[present])
     return np.einsum("u,uk->k", hist.astype(np.float32), table)
+
+
+def _scoring_kernel(scorer: Scorer) -> object | None:
+    """The compiled kernel over ``scorer``'s tables (``mojifix.detect._scoring.Tables``), or None when the
+    extension is not built or the pure-Python reference is forced (:mod:`mojifix._native`).
+
+    It takes the model's arrays and the constants as they are now (their shapes come from the model, so
+    a retrained model needs no change in C) and computes what :meth:`Scorer._counts_reference` does.
+    """
+    module = _native.detect_kernel()
+    return None if module is None else module.Tables(**kernel_arguments(scorer))
+
+
+def kernel_arguments(scorer: Scorer) -> dict[str, object]:
+    """The keyword arguments of the kernel's ``Tables``: ``scorer``'s arrays and constants."""
+    return dict(
+        lut=scorer.model.lut,
+        loc=np.ascontiguousarray(scorer.model.loc),
+        bigram_q=scorer.bigram_q.reshape(scorer.model.bigram_q.shape),
+        ext_q=np.ascontiguousarray(scorer.model.ext_q),
+        unigram_cost_t=scorer.unigram_cost_t,
+        known=np.ascontiguousarray(scorer.known).view(np.uint8),
+        is_letter=scorer.is_letter_gid.view(np.uint8),
+        switch_script=scorer.switch_script,
+        cp_flags=scorer.cp_flags,
+        english=scorer.lang_idx["en"],
+        separator_gid=M.G_SEP,
+        separator_local=M.L_SEP,
+        non_bmp_standin=_NON_BMP_STANDIN,
+        upper=_UPPER,
+        lower=_LOWER,
+        mark=_MARK,
+    )
 
 
 @cache

@@ -48,47 +48,93 @@ class StreamValidator:
     ``error_at`` is the first invalid sequence. Multi-byte decoders resume after an invalid sequence
     and record up to :data:`MAX_ERRORS` of them (``errors``: absolute offsets); one more and the
     validator stops (``broken``). The others (UTF-16/32, escape encodings) stop at the first.
+
+    Decoding is lazy by one block: ``feed`` keeps the block (the caller's bytes, shared by every
+    validator) and decodes it when the next block comes or when a result is first read. So a
+    one-block input that an earlier stage decides (valid UTF-8, ASCII) is never decoded in the dozen
+    multi-byte encodings, and memory stays at one block; the results are those of decoding each block
+    as it came, in the same order.
     """
 
     info: EncodingInfo
-    decoder: codecs.IncrementalDecoder
-    error_at: int | None = None
-    error_reason: str = ""
-    four_byte: int = 0  # gb18030 four-byte sequences seen (GBK vs gb18030 naming)
-    errors: list[int] = field(default_factory=list)
-    broken: bool = False
+    _decoder: codecs.IncrementalDecoder | None = None
+    _error_at: int | None = None
+    _error_reason: str = ""
+    _errors: list[int] = field(default_factory=list)
+    _broken: bool = False
+    _pending: tuple[bytes, int] | None = None
 
     @classmethod
     def start(cls, info: EncodingInfo) -> StreamValidator:
-        return cls(info, _decoder_class(info.pycodec)("strict"))
+        return cls(info)
 
     def feed(self, block: bytes, offset: int) -> None:
-        if self.broken:
-            return
+        """Validate ``block`` (at absolute ``offset``), now or when a result is read."""
+        self._settle()
+        if not self._broken:
+            self._pending = (block, offset)
+
+    def _settle(self) -> None:
+        """Decode the block kept by :meth:`feed`, if any."""
+        if self._pending is not None:
+            block, offset = self._pending
+            self._pending = None
+            self._decode(block, offset)
+
+    def _decode(self, block: bytes, offset: int) -> None:
+        decoder = self.decoder
         data, base = block, offset
         while True:
             try:
-                self.decoder.decode(data, final=False)
+                decoder.decode(data, final=False)
                 return
             except UnicodeDecodeError as exc:
                 # (exc.object is what the decoder had pending followed by ``data``)
                 base += len(data) - len(exc.object)
                 at = base + max(exc.start, 0)
-                if self.error_at is None:
-                    self.error_at, self.error_reason = at, exc.reason
-                self.errors.append(at)
+                if self._error_at is None:
+                    self._error_at, self._error_reason = at, exc.reason
+                self._errors.append(at)
                 # errors closer together than ERROR_SPACING bytes on average: not this encoding
-                dense = len(self.errors) * ERROR_SPACING > at
-                if self.info.kind != "multi" or len(self.errors) > MAX_ERRORS or dense:
-                    self.broken = True
+                dense = len(self._errors) * ERROR_SPACING > at
+                if self.info.kind != "multi" or len(self._errors) > MAX_ERRORS or dense:
+                    self._broken = True
                     return
-                self.decoder.reset()
+                decoder.reset()
                 data, base = exc.object[exc.end :], base + exc.end
             except UnicodeError as exc:  # ISO-2022 decoders raise plain errors on bad escapes
-                if self.error_at is None:
-                    self.error_at, self.error_reason = offset, str(exc)
-                self.broken = True
+                if self._error_at is None:
+                    self._error_at, self._error_reason = offset, str(exc)
+                self._broken = True
                 return
+
+    @property
+    def decoder(self) -> codecs.IncrementalDecoder:
+        """The strict incremental decoder, having decoded every block fed so far."""
+        if self._decoder is None:
+            self._decoder = _decoder_class(self.info.pycodec)("strict")
+        self._settle()
+        return self._decoder
+
+    @property
+    def error_at(self) -> int | None:
+        self._settle()
+        return self._error_at
+
+    @property
+    def error_reason(self) -> str:
+        self._settle()
+        return self._error_reason
+
+    @property
+    def errors(self) -> list[int]:
+        self._settle()
+        return self._errors
+
+    @property
+    def broken(self) -> bool:
+        self._settle()
+        return self._broken
 
     @property
     def valid(self) -> bool:

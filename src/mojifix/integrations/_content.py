@@ -42,7 +42,7 @@ from mojifix.whatwg import Encoding, bom_sniff, lookup
 if TYPE_CHECKING:
     from mojifix.sniff import DecodedHTML
 
-__all__ = ["body_kind", "decode_body", "decode_parsed", "is_textual", "transport_of"]
+__all__ = ["body_kind", "decode_body", "decode_parsed", "is_textual", "transport_and_kind", "transport_of"]
 
 #: CSS Syntax 3, "determine the fallback encoding": the 1024 bytes that may hold ``@charset "...";``.
 _CSS_CHARSET_WINDOW = 1024
@@ -92,6 +92,14 @@ def body_kind(mime: MimeType | None) -> str:
 
 def transport_of(content_type: str | bytes | Sequence[str | bytes] | None) -> TransportCharset:
     """Fetch's "extract a MIME type" and "legacy extract an encoding" over every Content-Type value."""
+    return transport_and_kind(content_type)[0]
+
+
+def transport_and_kind(
+    content_type: str | bytes | Sequence[str | bytes] | None,
+) -> tuple[TransportCharset, str]:
+    """:func:`transport_of` and the :func:`body_kind` of its MIME type, in one step (remembered for the
+    short header sets a crawl repeats on every record)."""
     if content_type is None:
         values: tuple[str, ...] = ()
     elif isinstance(content_type, str | bytes | bytearray):
@@ -100,7 +108,7 @@ def transport_of(content_type: str | bytes | Sequence[str | bytes] | None) -> Tr
         values = tuple(_header_text(v) for v in content_type)
     if sum(map(len, values)) <= _TRANSPORT_MEMO_MAX_CHARS:
         return _extract_remembered(values)
-    return legacy_extract_encoding(values)
+    return _extract(values)
 
 
 #: Distinct Content-Type header sets whose parse is remembered: a crawl repeats a handful of values
@@ -110,10 +118,13 @@ _TRANSPORT_MEMO_SIZE = 512
 _TRANSPORT_MEMO_MAX_CHARS = 256
 
 
-@lru_cache(maxsize=_TRANSPORT_MEMO_SIZE)
-def _extract_remembered(values: tuple[str, ...]) -> TransportCharset:
-    """``legacy_extract_encoding``, remembered: its result is a frozen dataclass of immutable parts."""
-    return legacy_extract_encoding(values)
+def _extract(values: tuple[str, ...]) -> tuple[TransportCharset, str]:
+    transport = legacy_extract_encoding(values)
+    return transport, body_kind(transport.mime_type)
+
+
+#: ``_extract``, remembered: its result is a frozen dataclass of immutable parts and a string.
+_extract_remembered = lru_cache(maxsize=_TRANSPORT_MEMO_SIZE)(_extract)
 
 
 def _header_text(value: str | bytes | bytearray) -> str:
@@ -123,7 +134,7 @@ def _header_text(value: str | bytes | bytearray) -> str:
 
 def is_textual(content_type: str | bytes | Sequence[str | bytes] | None) -> bool:
     """True when a body with this Content-Type is text that mojifix should decode."""
-    return body_kind(transport_of(content_type).mime_type) != "binary"
+    return transport_and_kind(content_type)[1] != "binary"
 
 
 def decode_body(

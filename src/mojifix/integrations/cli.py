@@ -100,9 +100,8 @@ def run(args: argparse.Namespace) -> int:
                 progress.file(path)
                 yield from iter_http_records(path, reader=args.reader, errors=summary.errors)
 
-        rows = decode_records(
-            records(), summary, fallback=args.fallback, trust=args.trust, on_record=progress.advance
-        )
+        advance = progress.advance if progress.enabled else None  # no call per record without a bar
+        rows = decode_records(records(), summary, fallback=args.fallback, trust=args.trust, on_record=advance)
         written = write_rows(rows, output, row_group_rows=args.row_group_rows)
     elapsed = time.perf_counter() - started
     if args.json:

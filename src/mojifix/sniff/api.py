@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from mojifix.errors import UnknownEncodingError
 from mojifix.sniff.content_type import TransportCharset, legacy_extract_encoding, normalize_header_values
-from mojifix.sniff.evidence import _NON_ASCII, _UTF8_MULTI, Proof, prove_mislabel, web_detection
+from mojifix.sniff.evidence import LazyDetection, Proof, prove_mislabel, web_detection
 from mojifix.sniff.late_meta import META_OPEN, scan_head_meta, top_meta_charset
 from mojifix.sniff.prescan import PRESCAN_LIMIT, Declaration, prescan
 from mojifix.sniff.result import (
@@ -114,16 +114,13 @@ _UTF8_MAX_SEQUENCE = 4
 
 
 def _probed_utf8_text(body: bytes) -> str | None:
-    """``_utf8_text(body)``, after cheap looks at the first non-ASCII sequence and the first 4 KB.
+    """``_utf8_text(body)``, after a strict decode of the first 4 KB of a longer body.
 
-    A failed strict decode raises (about 2 us for the exception alone) and copies its whole input
-    into the exception (about 3 us per 100 KB); a legacy body almost always fails at its first
-    non-ASCII byte, which one regex search and one match settle without raising, and otherwise in
-    its first 4 KB, which the probe settles.
+    A failed strict decode copies its whole input into the exception (about 3 us per 100 KB); a legacy
+    body almost always fails in its first 4 KB, which the probe settles at the cost of a 4 KB copy. (A
+    regex search for the first non-ASCII byte, tried before, costs more than the strict decode itself:
+    10-15 us against 1.5 us on benchmarks/warc.py's 3 KB pages.)
     """
-    first = _NON_ASCII.search(body)
-    if first is not None and _UTF8_MULTI.match(body, first.start()) is None:
-        return None  # the first non-ASCII bytes are not a well-formed (complete) UTF-8 sequence
     if len(body) > _UTF8_PROBE_BYTES:
         try:
             str(memoryview(body)[:_UTF8_PROBE_BYTES], "utf-8")
@@ -437,6 +434,7 @@ def decode_html(
     ascii_body = encoding.name != "UTF-8" and body.isascii()
     text, clean = _decode(body, encoding, ascii_body)
     count = 0 if clean or "\ufffd" not in text else decoder_replacements(text, body, encoding.name)
+    detection = LazyDetection(body, url)  # one detection for _suspect and prove_mislabel, when needed
     if encoding.name == "replacement":
         warnings.append(
             Finding(
@@ -448,11 +446,11 @@ def decode_html(
             )
         )
     elif source in _DECLARED_SOURCES or source == "override":
-        suspect = _suspect(body, encoding, count, url, ascii_body)
+        suspect = _suspect(body, encoding, count, url, ascii_body, detection)
         if suspect is not None:
             warnings.append(suspect)
     if trust == "evidence" and source in _DECLARED_SOURCES:
-        proof = prove_mislabel(body, encoding, count, tld_of(url), text)
+        proof = prove_mislabel(body, encoding, count, tld_of(url), text, detection)
         if proof is not None:
             return _overridden(body, proof, encoding, source, label, origin, warnings)
     if count and encoding.name != "replacement":
@@ -519,7 +517,7 @@ def _overridden(
 
 
 def _suspect(
-    body: bytes, encoding: Encoding, errors: int, url: str | None, ascii_body: bool
+    body: bytes, encoding: Encoding, errors: int, url: str | None, ascii_body: bool, detection: LazyDetection
 ) -> Finding | None:
     """The "declared-encoding-suspect" check: the declaration is probably wrong.
 
@@ -527,7 +525,8 @@ def _suspect(
     sequences: legacy text is almost never valid UTF-8 by accident. (b) The declared decoder
     produced at least SUSPECT_MIN_ERRORS errors while another candidate (UTF-8, the detector's
     choice, the TLD's fallback) decodes the body without any. ``ascii_body``: the caller's
-    ``body.isascii()`` (an ASCII body has no multibyte sequence).
+    ``body.isascii()`` (an ASCII body has no multibyte sequence). ``detection``: the page's detection,
+    shared with ``prove_mislabel`` (run once, if either needs it).
     """
     if encoding.name in _UNICODE:
         return None
@@ -541,8 +540,9 @@ def _suspect(
     if errors < SUSPECT_MIN_ERRORS:
         return None
     candidates: list[Encoding] = []
-    detected = _detect(body, tld_of(url))
-    detected_enc = _whatwg(detected[0]) if detected is not None else None
+    found = detection.get()
+    best = found.best() if found is not None and found.verdict in ("text", "ascii") else None
+    detected_enc = _whatwg(best.encoding) if best is not None else None
     if detected_enc is not None:
         candidates.append(detected_enc)
     candidates.append(_enc(fallback_for_url(url)[0]))

@@ -253,7 +253,7 @@ def write_warc_dataset(
     """
     if not paths:
         raise ValueError("write_warc_dataset needs at least one path")
-    check_choices(trust=trust)
+    check_choices(fallback=fallback, reader=reader, trust=trust)
     out = os.path.abspath(output)
     _clear_dataset(out)
     os.makedirs(out, exist_ok=True)

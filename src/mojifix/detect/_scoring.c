@@ -1,0 +1,515 @@
+/* mojifix.detect._scoring: the detector's scoring kernel, the compiled twin of
+ * mojifix.detect.scoring.Scorer._counts_reference (the readable NumPy reference).
+ *
+ * One call scores every candidate decoding of a sample in all the languages it is tried in: per text, the
+ * unigram cost of its letters in every language (over the distinct characters present), the choice of
+ * the languages to try (the cheapest the encoding may write, English included), the bigram + refinement
+ * cost of the text in each of them with the per-word mixing of two languages, and the counts behind the
+ * pair penalties. Everything is a whole number of the model's quanta (1/QUANT nat), so the results are
+ * exact and the order of summation cannot change them: this code returns the same integers as the
+ * reference, and the one float formula that turns them into nats stays in Python (Scorer.score_many).
+ *
+ * The model's arrays come in as buffers, with their shapes (languages, global ids) read from them: a
+ * retrained model needs no change here. The GIL is released while the texts are scored, so threads that
+ * detect in parallel run their kernels at the same time. The tables are read-only and every call keeps
+ * its own scratch memory, so one Tables object serves any number of threads.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define COST_NONE INT64_MAX
+/* Languages in a model at most (the present one has 64): the size of a per-text stack array. */
+#define MAX_LANGUAGES 1024
+
+typedef struct {
+    PyObject_HEAD
+    Py_buffer lut, loc, bigram_q, ext_q, unigram_cost_t, known, is_letter, switch_script, cp_flags;
+    Py_ssize_t n_langs, n_gids;
+    int english, separator_gid, separator_local, non_bmp_standin, upper, lower, mark;
+} Tables;
+
+/* What the reference returns per text. */
+typedef struct {
+    int64_t cost; /* COST_NONE: no language may read the text */
+    Py_ssize_t lang, n_pair, n_switch, n_mark, n_letters, n_known;
+} TextResult;
+
+/* One text, with a reference of its own (the caller's list may change while the GIL is released). */
+typedef struct {
+    PyObject *text;
+    int kind;
+    const void *data;
+    Py_ssize_t length;
+    const uint8_t *allowed; /* [n_langs] */
+    Py_ssize_t tried;       /* languages it is scored in (English included) */
+} TextIn;
+
+/* Per-call scratch, sized for the longest text. */
+typedef struct {
+    uint16_t *gid;
+    uint8_t *flags;
+    int32_t *word;       /* the word of each character (0, 1, ...) */
+    int64_t *word_cost;  /* [tried][words], grown as needed */
+    size_t word_cost_size;
+    int32_t *count;      /* [n_gids] occurrences of each gid, zero between texts */
+    uint16_t *touched;   /* gids with a non-zero count */
+    int64_t *uni;        /* [n_langs] */
+    Py_ssize_t *top;     /* [n_langs]: the languages tried, in order */
+    uint8_t *ok;         /* [n_langs]: whether each may read the text */
+    int64_t *sums;       /* [n_langs]: the text's cost in each */
+} Scratch;
+
+static void
+tables_release(Tables *self)
+{
+    Py_buffer *all[] = {&self->lut, &self->loc, &self->bigram_q, &self->ext_q, &self->unigram_cost_t,
+                        &self->known, &self->is_letter, &self->switch_script, &self->cp_flags};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (all[i]->obj != NULL) {
+            PyBuffer_Release(all[i]);
+        }
+    }
+}
+
+static void
+tables_dealloc(Tables *self)
+{
+    tables_release(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Take a C-contiguous buffer of ``ndim`` dimensions whose items are ``itemsize`` bytes. */
+static int
+take_buffer(PyObject *obj, Py_buffer *view, const char *name, int ndim, Py_ssize_t itemsize)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_ND) < 0) {
+        return -1;
+    }
+    if (view->ndim != ndim || view->itemsize != itemsize) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %d dimensions of %zd-byte items, got %d of %zd", name,
+                     ndim, itemsize, view->ndim, view->itemsize);
+        return -1;
+    }
+    return 0;
+}
+
+static int
+tables_init(Tables *self, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"lut", "loc", "bigram_q", "ext_q", "unigram_cost_t", "known", "is_letter",
+                            "switch_script", "cp_flags", "english", "separator_gid", "separator_local",
+                            "non_bmp_standin", "upper", "lower", "mark", NULL};
+    PyObject *lut, *loc, *bigram_q, *ext_q, *unigram_cost_t, *known, *is_letter, *switch_script, *cp_flags;
+    tables_release(self);
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "$OOOOOOOOOiiiiiii", names, &lut, &loc, &bigram_q, &ext_q,
+                                     &unigram_cost_t, &known, &is_letter, &switch_script, &cp_flags,
+                                     &self->english, &self->separator_gid, &self->separator_local,
+                                     &self->non_bmp_standin, &self->upper, &self->lower, &self->mark)) {
+        return -1;
+    }
+    if (take_buffer(lut, &self->lut, "lut", 1, 2) < 0 || take_buffer(loc, &self->loc, "loc", 2, 1) < 0 ||
+        take_buffer(bigram_q, &self->bigram_q, "bigram_q", 3, 1) < 0 ||
+        take_buffer(ext_q, &self->ext_q, "ext_q", 2, 1) < 0 ||
+        take_buffer(unigram_cost_t, &self->unigram_cost_t, "unigram_cost_t", 2, 2) < 0 ||
+        take_buffer(known, &self->known, "known", 2, 1) < 0 ||
+        take_buffer(is_letter, &self->is_letter, "is_letter", 1, 1) < 0 ||
+        take_buffer(switch_script, &self->switch_script, "switch_script", 1, 2) < 0 ||
+        take_buffer(cp_flags, &self->cp_flags, "cp_flags", 1, 1) < 0) {
+        return -1;
+    }
+    Py_ssize_t n_langs = self->loc.shape[0], n_gids = self->loc.shape[1];
+    self->n_langs = n_langs;
+    self->n_gids = n_gids;
+    /* local ids are bytes: a bigram row has 256 entries whatever the model */
+    int shapes_ok = self->lut.shape[0] == 0x10000 && self->cp_flags.shape[0] == 0x10000 &&
+                    self->bigram_q.shape[0] == n_langs && self->bigram_q.shape[1] == 256 &&
+                    self->bigram_q.shape[2] == 256 && self->ext_q.shape[0] == n_langs &&
+                    self->ext_q.shape[1] == n_gids && self->unigram_cost_t.shape[0] == n_gids &&
+                    self->unigram_cost_t.shape[1] == n_langs && self->known.shape[0] == n_langs &&
+                    self->known.shape[1] == n_gids && self->is_letter.shape[0] == n_gids &&
+                    self->switch_script.shape[0] == n_gids;
+    if (!shapes_ok || n_gids > 0x10000 || self->english < 0 || self->english >= n_langs ||
+        self->separator_local < 0 || self->separator_local > 255 || self->non_bmp_standin < 0 ||
+        self->non_bmp_standin > 0xFFFF) {
+        PyErr_SetString(PyExc_ValueError, "Tables: the model's arrays do not fit together");
+        return -1;
+    }
+    /* every gid the lookup table gives must index the per-gid tables */
+    const uint16_t *lut_data = self->lut.buf;
+    for (Py_ssize_t c = 0; c < 0x10000; c++) {
+        if (lut_data[c] >= n_gids) {
+            PyErr_SetString(PyExc_ValueError, "Tables: lut names a gid beyond the model's tables");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Languages tried for one text: the cheapest ``tried`` the text may be read in (ties by language index,
+ * languages it may not use after all the others, in index order, as a stable sort of the costs puts
+ * them), then English as the last one when they lack it and may use it (``many``: some text of the call
+ * is tried in more than one language, the reference's k > 1). ok[j]: top[j] may read the text. */
+static void
+choose_languages(const Tables *t, const int64_t *uni, const uint8_t *allowed, Py_ssize_t tried, int many,
+                 Py_ssize_t *top, uint8_t *ok)
+{
+    Py_ssize_t n_langs = t->n_langs;
+    uint8_t used[MAX_LANGUAGES];
+    memset(used, 0, (size_t)n_langs);
+    for (Py_ssize_t j = 0; j < tried; j++) {
+        Py_ssize_t best = -1;
+        for (Py_ssize_t l = 0; l < n_langs; l++) {
+            if (used[l]) {
+                continue;
+            }
+            if (best < 0) {
+                best = l;
+                continue;
+            }
+            int l_ok = allowed[l] != 0, b_ok = allowed[best] != 0;
+            if ((l_ok && !b_ok) || (l_ok && b_ok && uni[l] < uni[best])) {
+                best = l;
+            }
+        }
+        used[best] = 1;
+        top[j] = best;
+    }
+    if (many) {
+        Py_ssize_t last = tried - 1;
+        int has = 0;
+        for (Py_ssize_t j = 0; j < last; j++) {
+            has |= top[j] == t->english;
+        }
+        if (!has && allowed[t->english]) {
+            top[last] = t->english;
+        }
+    }
+    for (Py_ssize_t j = 0; j < tried; j++) {
+        ok[j] = allowed[top[j]] != 0;
+    }
+}
+
+/* Score one text into ``r``; -1 when memory for its word costs cannot be had (no Python error is set: the
+ * GIL is not held). */
+static int
+score_text(const Tables *t, const TextIn *in, int many, int64_t mix_word_cost, Scratch *s, TextResult *r)
+{
+    const uint16_t *lut = t->lut.buf;
+    const uint8_t *cp_flags = t->cp_flags.buf, *is_letter = t->is_letter.buf;
+    const int16_t *switch_script = t->switch_script.buf;
+    const uint16_t *unigram_cost_t = t->unigram_cost_t.buf;
+    const uint8_t *loc = t->loc.buf, *bigram_q = t->bigram_q.buf, *ext_q = t->ext_q.buf, *known = t->known.buf;
+    Py_ssize_t n = in->length, n_langs = t->n_langs, n_gids = t->n_gids;
+    uint16_t *gid = s->gid;
+    uint8_t *flags = s->flags;
+
+    /* characters -> gids and flags; letters counted per gid; words numbered */
+    Py_ssize_t n_touched = 0, n_letters = 0;
+    int32_t words = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(in->kind, in->data, i);
+        if (c > 0xFFFF) {
+            c = (Py_UCS4)t->non_bmp_standin; /* a non-BMP character is scored as a rare symbol */
+        }
+        uint16_t g = lut[c];
+        gid[i] = g;
+        flags[i] = cp_flags[c];
+        /* (every gid counted, letters picked below: no branch on letter / not letter per character) */
+        n_letters += is_letter[g];
+        if (s->count[g]++ == 0) {
+            s->touched[n_touched++] = g;
+        }
+        /* a word starts the text, and after a separator wherever a non-separator follows one */
+        words += i == 0 || (gid[i - 1] == t->separator_gid && g != t->separator_gid);
+        s->word[i] = words - 1;
+    }
+
+    /* 1. unigram cost of the letters in every language (the reference's per-(text, gid) histogram) */
+    int64_t *uni = s->uni;
+    memset(uni, 0, (size_t)n_langs * sizeof *uni);
+    for (Py_ssize_t k = 0; k < n_touched; k++) {
+        uint16_t g = s->touched[k];
+        int64_t w = s->count[g];
+        s->count[g] = 0;
+        if (!is_letter[g]) {
+            continue;
+        }
+        const uint16_t *row = unigram_cost_t + (Py_ssize_t)g * n_langs;
+        for (Py_ssize_t l = 0; l < n_langs; l++) {
+            uni[l] += w * row[l];
+        }
+    }
+    Py_ssize_t *top = s->top;
+    uint8_t *ok = s->ok;
+    Py_ssize_t tried = in->tried;
+    choose_languages(t, uni, in->allowed, tried, many, top, ok);
+
+    /* 2. bigram + refinement cost in each language tried, per text and per word */
+    if ((size_t)tried * (size_t)words > s->word_cost_size) {
+        int64_t *grown = PyMem_RawRealloc(s->word_cost, (size_t)tried * (size_t)words * sizeof *grown);
+        if (grown == NULL) {
+            return -1;
+        }
+        s->word_cost = grown;
+        s->word_cost_size = (size_t)tried * (size_t)words;
+    }
+    int64_t *sums = s->sums;
+    for (Py_ssize_t j = 0; j < tried; j++) {
+        sums[j] = COST_NONE;
+        if (!ok[j]) {
+            continue;
+        }
+        Py_ssize_t lang = top[j];
+        const uint8_t *loc_l = loc + lang * n_gids, *ext_l = ext_q + lang * n_gids;
+        const uint8_t *bigram_l = bigram_q + (lang << 16);
+        int64_t *ws = s->word_cost + j * words;
+        int64_t total = 0;
+        unsigned prev = (unsigned)t->separator_local; /* the text starts after a separator */
+        for (Py_ssize_t i = 0; i < n; i++) {
+            unsigned here = loc_l[gid[i]];
+            total += (int64_t)bigram_l[(prev << 8) | here] + ext_l[gid[i]];
+            prev = here;
+            ws[s->word[i]] = total; /* (the last character of a word leaves the total at its end) */
+        }
+        sums[j] = total;
+        for (int32_t w = words - 1; w > 0; w--) { /* totals at word ends -> each word's cost */
+            ws[w] -= ws[w - 1];
+        }
+    }
+    /* the main language's cost becomes its mixed cost: each word in the main language, or in the
+     * cheapest language tried plus mix_word_cost, whichever is lower (_mixed_costs) */
+    if (tried > 1) {
+        Py_ssize_t main = -1;
+        for (Py_ssize_t j = 0; j < tried; j++) {
+            if (ok[j] && (main < 0 || sums[j] < sums[main])) {
+                main = j;
+            }
+        }
+        if (main >= 0) {
+            int64_t mixed = 0;
+            for (int32_t w = 0; w < words; w++) {
+                int64_t best = s->word_cost[main * words + w];
+                for (Py_ssize_t j = 0; j < tried; j++) {
+                    if (ok[j] && s->word_cost[j * words + w] + mix_word_cost < best) {
+                        best = s->word_cost[j * words + w] + mix_word_cost;
+                    }
+                }
+                mixed += best;
+            }
+            if (mixed < sums[main]) {
+                sums[main] = mixed;
+            }
+        }
+    }
+    /* the best language: the cheapest allowed (the first of equals; the first tried when none is) */
+    Py_ssize_t best_j = 0;
+    for (Py_ssize_t j = 1; j < tried; j++) {
+        if (sums[j] < sums[best_j]) {
+            best_j = j;
+        }
+    }
+    r->lang = top[best_j];
+    r->cost = sums[best_j];
+
+    /* pair penalties (within the text): case flips, script switches, marks between two letters; and the
+     * letters among the best language's frequent characters */
+    Py_ssize_t n_pair = 0, n_switch = 0, n_mark = 0, n_known = 0;
+    const uint8_t *known_l = known + r->lang * n_gids;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        n_known += is_letter[gid[i]] && known_l[gid[i]];
+        if (i == 0) {
+            continue;
+        }
+        n_pair += (flags[i] & t->upper) && (flags[i - 1] & t->lower);
+        int a = switch_script[gid[i - 1]], b = switch_script[gid[i]];
+        n_switch += a >= 0 && b >= 0 && a != b;
+        if (i + 1 < n) {
+            n_mark += (flags[i] & t->mark) && a >= 0 && switch_script[gid[i + 1]] >= 0;
+        }
+    }
+    r->n_pair = n_pair;
+    r->n_switch = n_switch;
+    r->n_mark = n_mark;
+    r->n_letters = n_letters;
+    r->n_known = n_known;
+    return 0;
+}
+
+PyDoc_STRVAR(tables_score_doc,
+             "score(texts, allowed, tried, mix_word_cost) -> list of (language, cost, case flips, script "
+             "switches, in-word marks, letters, known letters)\n\n"
+             "The compiled Scorer._counts_reference: ``texts`` non-empty str, ``allowed`` uint8 [texts, "
+             "languages], ``tried`` the number of languages each is scored in. cost is a float (+inf when no "
+             "language may read the text) holding a whole number of quanta.");
+
+static PyObject *
+tables_score(Tables *self, PyObject *args)
+{
+    PyObject *texts, *allowed_obj, *tried_obj;
+    long long mix_word_cost;
+    if (!PyArg_ParseTuple(args, "O!OOL", &PyList_Type, &texts, &allowed_obj, &tried_obj, &mix_word_cost)) {
+        return NULL;
+    }
+    Py_ssize_t n_texts = PyList_GET_SIZE(texts), n_langs = self->n_langs;
+    if (n_langs > MAX_LANGUAGES) {
+        PyErr_SetString(PyExc_ValueError, "score: more languages than the kernel supports");
+        return NULL;
+    }
+    Py_buffer allowed;
+    if (PyObject_GetBuffer(allowed_obj, &allowed, PyBUF_C_CONTIGUOUS | PyBUF_ND) < 0) {
+        return NULL;
+    }
+    PyObject *tried_seq = NULL, *out = NULL;
+    TextIn *in = NULL;
+    TextResult *res = NULL;
+    Scratch s = {0};
+    Py_ssize_t n_held = 0; /* texts with a reference taken */
+    if (allowed.ndim != 2 || allowed.itemsize != 1 || allowed.shape[0] != n_texts ||
+        allowed.shape[1] != n_langs) {
+        PyErr_SetString(PyExc_ValueError, "score: allowed must be [texts, languages] of bytes");
+        goto done;
+    }
+    tried_seq = PySequence_Fast(tried_obj, "score: tried must be a sequence of int");
+    if (tried_seq == NULL) {
+        goto done;
+    }
+    if (PySequence_Fast_GET_SIZE(tried_seq) != n_texts) {
+        PyErr_SetString(PyExc_ValueError, "score: one number of languages per text");
+        goto done;
+    }
+    in = PyMem_Malloc((size_t)(n_texts ? n_texts : 1) * sizeof *in);
+    res = PyMem_Malloc((size_t)(n_texts ? n_texts : 1) * sizeof *res);
+    if (in == NULL || res == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t longest = 1;
+    int many = 0;
+    for (Py_ssize_t i = 0; i < n_texts; i++) {
+        PyObject *text = PyList_GET_ITEM(texts, i);
+        Py_ssize_t k = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(tried_seq, i));
+        if (k == -1 && PyErr_Occurred()) {
+            goto done;
+        }
+        if (!PyUnicode_Check(text) || PyUnicode_GET_LENGTH(text) == 0 || k < 1 || k > n_langs) {
+            PyErr_SetString(PyExc_ValueError, "score: texts must be non-empty str, tried in 1..languages");
+            goto done;
+        }
+        Py_INCREF(text);
+        in[i].text = text;
+        n_held = i + 1;
+        in[i].kind = PyUnicode_KIND(text);
+        in[i].data = PyUnicode_DATA(text);
+        in[i].length = PyUnicode_GET_LENGTH(text);
+        in[i].allowed = (const uint8_t *)allowed.buf + i * n_langs;
+        in[i].tried = k;
+        longest = in[i].length > longest ? in[i].length : longest;
+        many |= k > 1;
+    }
+    s.gid = PyMem_RawMalloc((size_t)longest * sizeof *s.gid);
+    s.flags = PyMem_RawMalloc((size_t)longest);
+    s.word = PyMem_RawMalloc((size_t)longest * sizeof *s.word);
+    s.count = PyMem_RawCalloc((size_t)self->n_gids, sizeof *s.count);
+    s.touched = PyMem_RawMalloc((size_t)self->n_gids * sizeof *s.touched);
+    s.uni = PyMem_RawMalloc((size_t)n_langs * sizeof *s.uni);
+    s.top = PyMem_RawMalloc((size_t)n_langs * sizeof *s.top);
+    s.ok = PyMem_RawMalloc((size_t)n_langs);
+    s.sums = PyMem_RawMalloc((size_t)n_langs * sizeof *s.sums);
+    if (!s.gid || !s.flags || !s.word || !s.count || !s.touched || !s.uni || !s.top || !s.ok ||
+        !s.sums) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n_texts && !failed; i++) {
+        failed = score_text(self, &in[i], many, (int64_t)mix_word_cost, &s, &res[i]) < 0;
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    out = PyList_New(n_texts);
+    if (out == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n_texts; i++) {
+        const TextResult *r = &res[i];
+        double cost = r->cost == COST_NONE ? Py_HUGE_VAL : (double)r->cost;
+        PyObject *row = Py_BuildValue("(ndnnnnn)", r->lang, cost, r->n_pair, r->n_switch, r->n_mark,
+                                      r->n_letters, r->n_known);
+        if (row == NULL) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, i, row);
+    }
+done:
+    PyMem_RawFree(s.gid);
+    PyMem_RawFree(s.flags);
+    PyMem_RawFree(s.word);
+    PyMem_RawFree(s.word_cost);
+    PyMem_RawFree(s.count);
+    PyMem_RawFree(s.touched);
+    PyMem_RawFree(s.uni);
+    PyMem_RawFree(s.top);
+    PyMem_RawFree(s.ok);
+    PyMem_RawFree(s.sums);
+    for (Py_ssize_t i = 0; i < n_held; i++) {
+        Py_DECREF(in[i].text);
+    }
+    PyMem_Free(in);
+    PyMem_Free(res);
+    Py_XDECREF(tried_seq);
+    PyBuffer_Release(&allowed);
+    return out;
+}
+
+static PyMethodDef tables_methods[] = {
+    {"score", (PyCFunction)tables_score, METH_VARARGS, tables_score_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+PyDoc_STRVAR(tables_doc, "Tables(*, lut, loc, bigram_q, ext_q, unigram_cost_t, known, is_letter, switch_script, "
+                         "cp_flags, english, separator_gid, separator_local, non_bmp_standin, upper, lower, "
+                         "mark)\n\nThe detector model's arrays (kept as buffers) and constants, for score().");
+
+static PyTypeObject TablesType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "mojifix.detect._scoring.Tables",
+    .tp_basicsize = sizeof(Tables),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = tables_doc,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)tables_init,
+    .tp_dealloc = (destructor)tables_dealloc,
+    .tp_methods = tables_methods,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "mojifix.detect._scoring",
+    .m_doc = "The detector's compiled scoring kernel (twin of mojifix.detect.scoring.Scorer._counts_reference).",
+    .m_size = -1,
+};
+
+PyMODINIT_FUNC
+PyInit__scoring(void)
+{
+    if (PyType_Ready(&TablesType) < 0) {
+        return NULL;
+    }
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) {
+        return NULL;
+    }
+    Py_INCREF(&TablesType);
+    if (PyModule_AddObject(m, "Tables", (PyObject *)&TablesType) < 0) {
+        Py_DECREF(&TablesType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,250 @@
+"""The detector's compiled scoring kernel gives exactly what its NumPy reference gives.
+
+``mojifix.detect._scoring`` is the compiled twin of ``Scorer._counts_reference``. Compared with ``==``
+(no tolerance), three ways: the kernel's raw rows against the reference's on the same arguments; the
+public ``Scorer.score_many`` with the kernel against the same scorer with the kernel taken out; and
+``repr(detect())`` (encoding, confidences, candidates, evidence) of whole detections, on uchardet's real
+files, on generated text in every encoding family the detector knows, and on Hypothesis inputs. One test
+checks that the comparison can fail: a kernel given other constants disagrees with the reference.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mojifix.detect import detect, scoring
+from mojifix.detect.encodings import REGISTRY
+from mojifix.detect.scoring import MIX_WORD_COST, Scorer, get_scorer
+from mojifix.textcodec import encode_as
+
+UCHARDET = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "detect-dev" / "uchardet"
+
+#: one sentence per script family, so that every encoding the detector names has text it can encode
+SENTENCES = [
+    "Le cœur déçu mais l'âme plutôt naïve, Louÿs rêva de crapaüter en canoë au-delà des îles.",
+    "Größere Änderungen am Straßenplan wurden für übermorgen angekündigt, sagte die Behörde.",
+    "Příliš žluťoučký kůň úpěl ďábelské ódy; zażółć gęślą jaźń; árvíztűrő tükörfúrógép.",
+    "Vår ærlige søster så blåbær på øya; flatskrár Lína; Þórður og Ævar fóru í ferð.",
+    "Şimdi çalışan öğrenciler ığdır'a gitti; Ruđer i Đurđa; ĉiuĵaŭde ŝi manĝas.",
+    "Вчера вечером в парке играл оркестр, и жители собрались послушать музыку. Її їжак.",
+    "Το πρωί περπατήσαμε στην παραλία και μετά πήγαμε για καφέ στην πλατεία.",
+    "בבוקר הלכנו לים ואחר כך שתינו קפה בכיכר העיר הישנה.",
+    "ذهبنا في الصباح إلى البحر ثم شربنا القهوة في ساحة المدينة القديمة.",
+    "เมื่อเช้านี้เราไปเดินเล่นที่ชายหาดแล้วก็ไปดื่มกาแฟที่จัตุรัส",
+    "Hôm nay chúng tôi đi dạo trên bãi biển rồi uống cà phê ở quảng trường.",
+    "Sveiki, mūsų šalis graži; Rīgā ir daudz ielu; Tallinnas on palju tänavaid.",
+    "这个目录里的文件来自不同的年代，有的用国标码保存，有的用统一码保存。",
+    "這個目錄裡的檔案來自不同的年代，有的用大五碼儲存，會議記錄放在第二個資料夾。",
+    "昨日は駅前の図書館で新しい本を借りて、公園のベンチでゆっくり読みました。",
+    "오늘 아침 시장에서 신선한 과일과 채소를 사서 집으로 돌아왔습니다.",
+    "plain ASCII words, with CamelCase and snake_case identifiers, 1234 numbers!",
+]
+
+
+@pytest.fixture(scope="module")
+def scorer(detect_kernel: ModuleType) -> Scorer:
+    scorer = get_scorer()
+    assert scorer.kernel is not None, "the kernel is built, so the scorer must use it"
+    return scorer
+
+
+@contextmanager
+def reference(scorer: Scorer) -> Iterator[None]:
+    """The shared scorer (the one ``detect`` uses) on its NumPy reference for the duration."""
+    kernel = scorer.kernel
+    scorer.kernel = None
+    try:
+        yield
+    finally:
+        scorer.kernel = kernel
+
+
+def both_detections(scorer: Scorer, data: bytes, **kwargs: object) -> tuple[str, str]:
+    compiled = repr(detect(data, **kwargs))
+    with reference(scorer):
+        python = repr(detect(data, **kwargs))
+    return compiled, python
+
+
+def generated_inputs() -> list[tuple[str, bytes]]:
+    """Every sentence in every encoding the detector knows that can encode it (whole, or its first
+    line of a few hundred characters), short and repeated."""
+    out = []
+    for info in REGISTRY:
+        for text in SENTENCES:
+            try:
+                out.append((info.name, encode_as(text, info.name)))
+                out.append((info.name, encode_as((text + "\n") * 6, info.name)))
+            except (UnicodeError, LookupError):
+                continue
+    return out
+
+
+def _encodable(text: str, name: str) -> bytes:
+    """``text`` in encoding ``name`` (single-byte or multi-byte), without the characters it lacks."""
+    out = []
+    for ch in text:
+        try:
+            out.append(encode_as(ch, name))
+        except UnicodeError:
+            continue
+    return b"".join(out) or b"x"
+
+
+def test_every_uchardet_file(scorer: Scorer) -> None:
+    files = sorted(UCHARDET.rglob("*.*"))
+    assert len(files) >= 100, f"uchardet's files are read from {UCHARDET}"
+    for path in files:
+        data = path.read_bytes()
+        for kwargs in ({}, {"domain": "web"}):
+            compiled, python = both_detections(scorer, data, **kwargs)
+            assert compiled == python, (path, kwargs)
+
+
+def test_generated_text_in_every_family(scorer: Scorer) -> None:
+    inputs = generated_inputs()
+    kinds = {next(i.kind for i in REGISTRY if i.name == name) for name, _ in inputs}
+    assert {"single", "multi", "ebcdic", "utf8", "utf16", "utf32"} <= kinds
+    for name, data in inputs:
+        compiled, python = both_detections(scorer, data)
+        assert compiled == python, (name, data[:40])
+
+
+def test_raw_rows_equal_the_reference(scorer: Scorer) -> None:
+    texts = [s for s in SENTENCES] + [s.upper() for s in SENTENCES] + ["x", "\U0001f600 é\u2030e", "...  ,,"]
+    for encodings in ([None] * len(texts), ["windows-1252"] * len(texts), [("cp437", "cp861")] * len(texts)):
+        allowed = scorer._allowed(list(encodings))
+        every = len(scorer.model.languages)
+        for ks in (
+            [1] * len(texts),
+            [3] * len(texts),
+            [k % 6 + 1 for k in range(len(texts))],
+            [every] * len(texts),
+        ):
+            got = scorer.kernel.score(texts, allowed, ks, MIX_WORD_COST)
+            assert got == scorer._counts_reference(texts, allowed, ks)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    texts=st.lists(
+        st.text(
+            alphabet=st.one_of(
+                st.sampled_from("aeinrstAEIZ éèàçßøåžšćłğışțăâœæ’'·\u2030\u00a0 \n.,-1"),
+                st.characters(min_codepoint=0x370, max_codepoint=0x6FF),
+                st.characters(min_codepoint=0xE00, max_codepoint=0xE7F),
+                st.characters(min_codepoint=0x3040, max_codepoint=0x30FF),
+                st.characters(min_codepoint=0x4E00, max_codepoint=0x4FFF),
+                st.characters(min_codepoint=0xAC00, max_codepoint=0xAD00),
+                st.characters(min_codepoint=0x1F600, max_codepoint=0x1F64F),
+                st.characters(min_codepoint=0, max_codepoint=0xFFFF, exclude_categories=("Cs",)),
+            ),
+            max_size=80,
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    encodings=st.lists(
+        st.one_of(
+            st.none(),
+            st.sampled_from([i.name for i in REGISTRY]),
+            st.tuples(st.sampled_from(["cp437", "cp850", "KOI8-R"]), st.sampled_from(["cp861", "KOI8-U"])),
+        ),
+        min_size=6,
+        max_size=6,
+    ),
+    languages=st.one_of(st.none(), st.integers(1, 8), st.lists(st.integers(1, 8), min_size=6, max_size=6)),
+)
+def test_score_many_equals_the_reference(scorer: Scorer, texts, encodings, languages) -> None:
+    encodings = encodings[: len(texts)]
+    compiled = scorer.score_many(texts, encodings, languages=languages)
+    with reference(scorer):
+        python = scorer.score_many(texts, encodings, languages=languages)
+    assert compiled == python
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    data=st.one_of(
+        st.binary(min_size=1, max_size=400),
+        st.builds(
+            lambda text, name: _encodable(text, name),
+            st.text(st.sampled_from("".join(SENTENCES)), min_size=1, max_size=300),
+            st.sampled_from([i.name for i in REGISTRY if i.kind in ("single", "multi", "ebcdic")]),
+        ),
+    )
+)
+def test_detect_equals_the_reference(scorer: Scorer, data: bytes) -> None:
+    compiled, python = both_detections(scorer, data)
+    assert compiled == python
+
+
+def test_the_comparison_can_fail(scorer: Scorer) -> None:
+    """A kernel off by one quantum in a constant is caught: mixed texts score differently."""
+    texts = ["Quellcode für Überblick and the README of the project", "Вчера вечером the concert"]
+    allowed = scorer._allowed([None, None])
+    right = scorer.kernel.score(texts, allowed, [3, 3], MIX_WORD_COST)
+    assert right == scorer._counts_reference(texts, allowed, [3, 3])
+    assert scorer.kernel.score(texts, allowed, [3, 3], MIX_WORD_COST + 1) != right
+
+
+def test_kernel_refuses_tables_that_do_not_fit(detect_kernel: ModuleType, scorer: Scorer) -> None:
+    arguments = scoring.kernel_arguments(scorer)
+    assert detect_kernel.Tables(**arguments) is not None
+    with pytest.raises(ValueError, match="do not fit"):
+        detect_kernel.Tables(**{**arguments, "ext_q": scorer.model.ext_q[:, :-1].copy()})
+    with pytest.raises(ValueError, match="dimensions"):
+        detect_kernel.Tables(**{**arguments, "unigram_cost_t": scorer.unigram_cost_t.astype("int32")})
+
+
+def test_bad_arguments_are_refused(scorer: Scorer) -> None:
+    allowed = scorer._allowed([None, None])
+    assert scorer.kernel.score(["abc", "d"], allowed, [2, 2], MIX_WORD_COST)  # (the well-formed call)
+    for texts, ks in ((["abc", ""], [2, 2]), (["abc", b"x"], [2, 2]), (["abc", "d"], [2, 0]), (["abc"], [2])):
+        with pytest.raises(ValueError):
+            scorer.kernel.score(texts, allowed, ks, MIX_WORD_COST)
+    with pytest.raises(ValueError, match="allowed"):
+        scorer.kernel.score(["abc", "d"], allowed[:, :-1].copy(), [2, 2], MIX_WORD_COST)
+
+
+def test_threads_get_the_same_detections(scorer: Scorer) -> None:
+    """The kernel runs without the GIL: two threads detecting at once get what one thread gets."""
+    inputs = [data for _, data in generated_inputs()[::3]]
+    alone = [repr(detect(d)) for d in inputs]
+    results: dict[int, list[str]] = {}
+
+    def work(k: int) -> None:
+        results[k] = [repr(detect(d)) for d in inputs[k::2]]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results[0] == alone[0::2]
+    assert results[1] == alone[1::2]
+
+
+def test_version_line_names_a_part_that_is_not_built(monkeypatch: pytest.MonkeyPatch, scorer: Scorer) -> None:
+    from mojifix import _native
+
+    if _native.kernels() is None:
+        pytest.skip("LOUD SKIP: mojifix._kernels is not built; the line is checked with both extensions")
+    assert _native.status() == "compiled core: active"
+    monkeypatch.setattr(_native, "detect_kernel", lambda: None)
+    assert _native.status() == "compiled core: active (kernels only; the other part runs pure Python)"
+
+
+def test_long_text_equals_the_reference(scorer: Scorer) -> None:
+    text = "".join(SENTENCES) * 300  # ~100,000 characters, every script: the word costs grow as needed
+    compiled = scorer.score_many([text, text[:5000]], [None, "windows-1252"], languages=[6, 3])
+    with reference(scorer):
+        assert scorer.score_many([text, text[:5000]], [None, "windows-1252"], languages=[6, 3]) == compiled
