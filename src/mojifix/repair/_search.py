@@ -304,6 +304,28 @@ def _steps() -> tuple[tuple[Step, Step, StepAlphabet], ...]:
     )
 
 
+#: what CPython's "surrogateescape" handler writes for an invalid byte: U+DC80-U+DCFF (strict UTF-8 never
+#: decodes to a surrogate, so these mark exactly the bytes strict decoding refuses)
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+
+
+def _utf8_runs(parts: list[str], data: bytes) -> str:
+    """Scope "runs" decoding UTF-8 from the whole text's bytes ``data``, in one decoder call.
+
+    The decoder restarts after each invalid byte and reads ASCII whitespace as itself, so the decoded
+    text splits at whitespace into the runs' decodings; a run whose decoding holds an escaped byte is
+    one strict decoding refuses, and is kept as it is.
+    """
+    pieces = _WHITESPACE_RUNS.split(data.decode("utf-8", "surrogateescape"))
+    if len(pieces) != len(parts):  # cannot happen (same whitespace bytes); never guess
+        raise AssertionError("UTF-8 runs do not align with the text's runs")
+    out = list(parts)
+    for i in range(0, len(parts), 2):
+        if parts[i] and not parts[i].isascii() and _ESCAPED_BYTE.search(pieces[i]) is None:
+            out[i] = pieces[i]
+    return "".join(out)
+
+
 @dataclass(slots=True)
 class _Decodings:
     """The strict decodings one ``_expand`` call made: ISO-8859-1 and windows-1252 rebuild the same bytes
@@ -325,6 +347,8 @@ def _runs_decoded(
     parts: list[str], data: bytes | None, step: Step, alphabet: StepAlphabet, decoded: _Decodings
 ) -> str:
     """Scope "runs" on a text split at whitespace (``parts``), from its bytes ``data`` when it encodes."""
+    if data is not None and step.decode_as == "UTF-8":
+        return _utf8_runs(parts, data)
     byte_parts = None if data is None else _WHITESPACE_BYTES.split(data)
     out = list(parts)
     for i in range(0, len(parts), 2):  # even indexes are runs, odd ones the whitespace between them
