@@ -717,14 +717,13 @@ py_iso_2022_jp_decode(PyObject *self, PyObject *args)
     return Py_BuildValue("(Nnii)", text, consumed, mode, output);
 }
 
-/* ---- repair's word scores: a language's interpolated character-bigram model ----------------------------
+/* ---- hash tables: 64-bit keys (code points, pairs of code points) to a double or packed bytes -----------
  *
- * The reference is mojifix.repair._score._word_score: the log10 likelihood of a lower-cased word, with its
- * boundaries, under one language's unigram and bigram tables. The tables are hashed here once per process
- * (LanguageTables, built from the model's two dicts); the arithmetic is the reference's, operation for
- * operation, so the results are the same doubles (the build turns off floating-point contraction). */
+ * Used by repair's language model (rows of terms) and the CJK encoders (packed bytes). Floating-point
+ * arithmetic below is the references', operation for operation, so the results are the same doubles (the
+ * build turns off floating-point contraction). */
 
-/* A table's value: a probability (repair's tables) or packed encoder bytes (the CJK encoders'). */
+/* A table's value: a row number (repair's model) or packed encoder bytes (the CJK encoders'). */
 typedef union {
     double p;
     uint64_t bytes;
@@ -791,197 +790,599 @@ table_get(const HashTable *table, uint64_t key, int *found)
 /* A pair of code points as one key (21 bits each). */
 #define PAIR_KEY(a, b) (((uint64_t)(a) << 21) | (uint64_t)(b))
 
+/* ---- repair's letter scores: all languages at once, from arrays ---------------------------------------
+ *
+ * The reference is the word loop of mojifix.repair._score.score and _letter_totals / _primary_totals. Each
+ * position of a word adds, in every language, log10(uni) or, when the language lists the pair,
+ * log10(weighted + uni) (uni = unigram_share * P(char), weighted = bigram_weight * P(char | previous)).
+ * Those terms depend on the tables alone, so they are taken once, with the reference's operations on the
+ * same doubles, and kept as one row of every language's term per pair and per character: a position costs
+ * one or two look-ups, whatever the number of languages, and each language's total adds the same terms in
+ * the same order as _word_score. */
+
+#define MODEL_LANGUAGES_MAX 64
+
 typedef struct {
     PyObject_HEAD
-    HashTable chars; /* code point -> P(char) */
-    HashTable pairs; /* PAIR_KEY(previous, char) -> P(char | previous); U+0020 marks a word boundary */
-} LanguageTables;
+    PyObject *names;        /* the languages, sorted (their order is the order primaries are tried in) */
+    Py_ssize_t count;
+    HashTable pair_rows;    /* PAIR_KEY(previous, char) -> row; U+0020 marks a word boundary */
+    HashTable char_rows;    /* code point -> row */
+    double *pair_terms;     /* row * count + language: the position's term when the pair is listed there */
+    double *char_terms;     /* the same for a character whose pair is not listed */
+    uint64_t *char_masks;   /* row -> the languages listing the character */
+    double *boundary_terms; /* the word's end, no pair listed: log10(unigram_share * boundary_p) */
+    double *unseen_terms;   /* a character no language lists: log10(unigram_share * unseen_p) */
+    double unseen_char, switch_cost;
+} ScoringModel;
 
-/* Fill table from a dict whose keys are strings of `length` code points (other keys are never looked up
- * by the reference either: it asks for one character, or a pair). */
-static int
-table_from_dict(HashTable *table, PyObject *dict, Py_ssize_t length)
+static void
+scoring_model_dealloc(ScoringModel *self)
 {
-    if (!PyDict_Check(dict)) {
-        PyErr_SetString(PyExc_TypeError, "LanguageTables takes two dicts (chars, pairs)");
+    PyMem_Free(self->pair_rows.keys);
+    PyMem_Free(self->pair_rows.values);
+    PyMem_Free(self->char_rows.keys);
+    PyMem_Free(self->char_rows.values);
+    PyMem_Free(self->pair_terms);
+    PyMem_Free(self->char_terms);
+    PyMem_Free(self->char_masks);
+    PyMem_Free(self->boundary_terms);
+    PyMem_Free(self->unseen_terms);
+    Py_XDECREF(self->names);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* The probability the reference's unigram term uses for ch in one language: P(char), unseen_p, or
+ * boundary_p for U+0020; -1 with an exception set on error. */
+static double
+unigram_p(PyObject *chars, Py_UCS4 ch, double unseen_p, double boundary_p)
+{
+    if (ch == ' ') return boundary_p;
+    PyObject *key = PyUnicode_FromOrdinal((int)ch);
+    PyObject *value = key == NULL ? NULL : PyDict_GetItemWithError(chars, key);
+    Py_XDECREF(key);
+    if (value == NULL) return PyErr_Occurred() ? -1.0 : unseen_p;
+    return PyFloat_AsDouble(value);
+}
+
+/* The row of key in rows, a new one (its terms set to fill) if absent; -1 on error. */
+static Py_ssize_t
+row_of(HashTable *rows, uint64_t key, Py_ssize_t *used, double *terms, Py_ssize_t count, double fill)
+{
+    int found;
+    TableValue row = table_get(rows, key, &found);
+    if (found) return (Py_ssize_t)row.bytes;
+    Py_ssize_t fresh = (*used)++;
+    table_put(rows, key, (TableValue){.bytes = (uint64_t)fresh});
+    for (Py_ssize_t k = 0; k < count; k++) terms[fresh * count + k] = fill;
+    return fresh;
+}
+
+/* Count the distinct keys of every language's dict of strings of `length` code points. */
+static Py_ssize_t
+distinct_keys(PyObject *dicts, Py_ssize_t length)
+{
+    PyObject *all = PySet_New(NULL);
+    if (all == NULL) return -1;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(dicts); k++) {
+        PyObject *key, *value;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(PyTuple_GET_ITEM(dicts, k), &pos, &key, &value)) {
+            if (PyUnicode_Check(key) && PyUnicode_GET_LENGTH(key) == length && PySet_Add(all, key) < 0) {
+                Py_DECREF(all);
+                return -1;
+            }
+        }
+    }
+    Py_ssize_t n = PySet_GET_SIZE(all);
+    Py_DECREF(all);
+    return n;
+}
+
+static int
+scoring_model_fill(ScoringModel *self, PyObject *chars, PyObject *pairs, double unseen_p, double boundary_p,
+                   double unigram_share, double bigram_weight)
+{
+    Py_ssize_t count = self->count;
+    Py_ssize_t char_count = distinct_keys(chars, 1), pair_count = distinct_keys(pairs, 2);
+    if (char_count < 0 || pair_count < 0) return -1;
+    if (table_init(&self->char_rows, char_count) < 0 || table_init(&self->pair_rows, pair_count) < 0) return -1;
+    self->char_terms = PyMem_Malloc(sizeof(double) * (size_t)((char_count + 1) * count));
+    self->pair_terms = PyMem_Malloc(sizeof(double) * (size_t)((pair_count + 1) * count));
+    self->char_masks = PyMem_Calloc((size_t)(char_count + 1), sizeof(uint64_t));
+    self->boundary_terms = PyMem_Malloc(sizeof(double) * (size_t)count);
+    self->unseen_terms = PyMem_Malloc(sizeof(double) * (size_t)count);
+    if (!self->char_terms || !self->pair_terms || !self->char_masks || !self->boundary_terms ||
+        !self->unseen_terms) {
+        PyErr_NoMemory();
         return -1;
     }
-    if (table_init(table, PyDict_GET_SIZE(dict)) < 0) return -1;
-    PyObject *key, *value;
-    Py_ssize_t pos = 0;
-    while (PyDict_Next(dict, &pos, &key, &value)) {
-        if (!PyUnicode_Check(key) || PyUnicode_GET_LENGTH(key) != length) continue;
-        double p = PyFloat_AsDouble(value);
-        if (p == -1.0 && PyErr_Occurred()) return -1;
-        uint64_t k = length == 1 ? PyUnicode_READ_CHAR(key, 0)
-                                 : PAIR_KEY(PyUnicode_READ_CHAR(key, 0), PyUnicode_READ_CHAR(key, 1));
-        table_put(table, k, (TableValue){.p = p});
+    double unseen = log10(unigram_share * unseen_p), boundary = log10(unigram_share * boundary_p);
+    for (Py_ssize_t lang = 0; lang < count; lang++) {
+        self->unseen_terms[lang] = unseen;
+        self->boundary_terms[lang] = boundary;
+    }
+    Py_ssize_t used = 0;
+    for (Py_ssize_t lang = 0; lang < count; lang++) { /* characters: log10(uni) */
+        PyObject *table = PyTuple_GET_ITEM(chars, lang), *key, *value;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(table, &pos, &key, &value)) {
+            if (!PyUnicode_Check(key) || PyUnicode_GET_LENGTH(key) != 1) continue;
+            Py_UCS4 ch = PyUnicode_READ_CHAR(key, 0);
+            double p = unigram_p(table, ch, unseen_p, boundary_p);
+            if (PyErr_Occurred()) return -1;
+            Py_ssize_t row = row_of(&self->char_rows, ch, &used, self->char_terms, count, unseen);
+            double uni = unigram_share * p;
+            self->char_terms[row * count + lang] = log10(uni);
+            self->char_masks[row] |= (uint64_t)1 << lang;
+        }
+    }
+    used = 0;
+    for (Py_ssize_t lang = 0; lang < count; lang++) { /* pairs: log10(weighted + uni) where listed */
+        PyObject *table = PyTuple_GET_ITEM(pairs, lang), *key, *value;
+        PyObject *own_chars = PyTuple_GET_ITEM(chars, lang);
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(table, &pos, &key, &value)) {
+            if (!PyUnicode_Check(key) || PyUnicode_GET_LENGTH(key) != 2) continue;
+            Py_UCS4 prev = PyUnicode_READ_CHAR(key, 0), ch = PyUnicode_READ_CHAR(key, 1);
+            double pair = PyFloat_AsDouble(value);
+            double p = unigram_p(own_chars, ch, unseen_p, boundary_p);
+            if (PyErr_Occurred()) return -1;
+            int existed;
+            table_get(&self->pair_rows, PAIR_KEY(prev, ch), &existed);
+            Py_ssize_t row = row_of(&self->pair_rows, PAIR_KEY(prev, ch), &used, self->pair_terms, count, 0.0);
+            if (!existed) { /* a new row: every language's term without the pair, then the listed ones */
+                for (Py_ssize_t other = 0; other < count; other++) {
+                    double q = unigram_p(PyTuple_GET_ITEM(chars, other), ch, unseen_p, boundary_p);
+                    if (PyErr_Occurred()) return -1;
+                    double other_uni = unigram_share * q;
+                    self->pair_terms[row * count + other] = log10(other_uni);
+                }
+            }
+            double uni = unigram_share * p;
+            double weighted = bigram_weight * pair;
+            self->pair_terms[row * count + lang] = log10(weighted + uni);
+        }
     }
     return 0;
 }
 
-static void
-language_tables_dealloc(LanguageTables *self)
-{
-    PyMem_Free(self->chars.keys);
-    PyMem_Free(self->chars.values);
-    PyMem_Free(self->pairs.keys);
-    PyMem_Free(self->pairs.values);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
 static PyObject *
-language_tables_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+scoring_model_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    PyObject *chars, *pairs;
-    static char *keywords[] = {"chars", "pairs", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO", keywords, &chars, &pairs)) return NULL;
-    LanguageTables *self = (LanguageTables *)type->tp_alloc(type, 0);
+    PyObject *names, *chars, *pairs;
+    double unseen_p, boundary_p, unigram_share, bigram_weight, unseen_char, switch_cost;
+    static char *keywords[] = {"names", "chars", "pairs", "unseen_p", "boundary_p", "unigram_share",
+                               "bigram_weight", "unseen_char", "switch_cost", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!O!dddddd", keywords, &PyTuple_Type, &names,
+                                     &PyTuple_Type, &chars, &PyTuple_Type, &pairs, &unseen_p, &boundary_p,
+                                     &unigram_share, &bigram_weight, &unseen_char, &switch_cost)) {
+        return NULL;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(names);
+    if (count > MODEL_LANGUAGES_MAX || PyTuple_GET_SIZE(chars) != count || PyTuple_GET_SIZE(pairs) != count) {
+        PyErr_SetString(PyExc_ValueError, "ScoringModel takes at most 64 languages, one chars and pairs dict each");
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < count; k++) {
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(names, k)) || !PyDict_Check(PyTuple_GET_ITEM(chars, k)) ||
+            !PyDict_Check(PyTuple_GET_ITEM(pairs, k))) {
+            PyErr_SetString(PyExc_TypeError, "ScoringModel takes names (str) and dicts");
+            return NULL;
+        }
+    }
+    ScoringModel *self = (ScoringModel *)type->tp_alloc(type, 0);
     if (self == NULL) return NULL;
-    if (table_from_dict(&self->chars, chars, 1) < 0 || table_from_dict(&self->pairs, pairs, 2) < 0) {
+    Py_INCREF(names);
+    self->names = names;
+    self->count = count;
+    self->unseen_char = unseen_char;
+    self->switch_cost = switch_cost;
+    if (scoring_model_fill(self, chars, pairs, unseen_p, boundary_p, unigram_share, bigram_weight) < 0) {
         Py_DECREF(self);
         return NULL;
     }
     return (PyObject *)self;
 }
 
-static PyTypeObject LanguageTablesType = {
+static PyTypeObject ScoringModelType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "mojifix._kernels.LanguageTables",
-    .tp_doc = "LanguageTables(chars, pairs): one language's character and pair probabilities, hashed.\n\n"
-              "chars: {char: P(char)}; pairs: {'ab': P(b | a)} (' ' marks a word boundary), as\n"
-              "mojifix.repair._score._Language holds them.",
-    .tp_basicsize = sizeof(LanguageTables),
+    .tp_name = "mojifix._kernels.ScoringModel",
+    .tp_doc = "ScoringModel(names, chars, pairs, unseen_p, boundary_p, unigram_share, bigram_weight,\n"
+              "unseen_char, switch_cost): repair's language model as arrays, for letter_totals.\n\n"
+              "names: the languages, sorted; chars, pairs: per language {char: P(char)} and\n"
+              "{'ab': P(b | a)} (' ' marks a word boundary), as mojifix.repair._score._Language holds them;\n"
+              "the numbers are mojifix.repair._score's constants.",
+    .tp_basicsize = sizeof(ScoringModel),
     .tp_itemsize = 0,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_new = language_tables_new,
-    .tp_dealloc = (destructor)language_tables_dealloc,
+    .tp_new = scoring_model_new,
+    .tp_dealloc = (destructor)scoring_model_dealloc,
 };
 
-/* Spec: mojifix.repair._score._word_score, for one language. */
-static double
-word_score(const LanguageTables *lang, int kind, const void *data, Py_ssize_t n, double unseen_p,
-           double boundary_p, double unigram_share, double bigram_weight)
+/* Spec: _word_score in every language at once (totals[language]); returns the languages listing one of the
+ * word's characters (the reference's char_languages union). */
+static uint64_t
+word_totals(const ScoringModel *model, int kind, const void *data, Py_ssize_t n, double *totals)
 {
-    double total = 0.0;
+    Py_ssize_t count = model->count;
+    uint64_t mask = 0;
+    for (Py_ssize_t lang = 0; lang < count; lang++) totals[lang] = 0.0;
     Py_UCS4 prev = ' ';
     for (Py_ssize_t k = 0; k <= n; k++) {
         Py_UCS4 ch = k < n ? PyUnicode_READ(kind, data, k) : ' ';
-        int found;
-        double p;
+        int listed_pair, listed_char;
+        const double *terms;
+        TableValue row = table_get(&model->pair_rows, PAIR_KEY(prev, ch), &listed_pair);
         if (ch != ' ') {
-            p = table_get(&lang->chars, ch, &found).p;
-            if (!found) p = unseen_p;
+            TableValue char_row = table_get(&model->char_rows, ch, &listed_char);
+            if (listed_char) mask |= model->char_masks[char_row.bytes];
+            terms = listed_char ? model->char_terms + char_row.bytes * (uint64_t)count : model->unseen_terms;
         }
         else {
-            p = boundary_p;
+            terms = model->boundary_terms;
         }
-        double uni = unigram_share * p;
-        double pair = table_get(&lang->pairs, PAIR_KEY(prev, ch), &found).p;
-        if (found) {
-            double weighted = bigram_weight * pair;
-            total += log10(weighted + uni);
-        }
-        else {
-            total += log10(uni);
-        }
+        if (listed_pair) terms = model->pair_terms + row.bytes * (uint64_t)count;
+        for (Py_ssize_t lang = 0; lang < count; lang++) totals[lang] += terms[lang];
         prev = ch;
     }
-    return total;
+    return mask;
 }
 
+/* A word's memo entry for the compiled path: its language mask, then its total in every language. */
+typedef struct {
+    uint64_t mask;
+    double totals[MODEL_LANGUAGES_MAX];
+} WordTotals;
+
 static PyObject *
-py_word_scores(PyObject *self, PyObject *args)
+py_word_scores(PyObject *module, PyObject *args)
 {
-    PyObject *word, *languages;
-    double unseen_p, boundary_p, unigram_share, bigram_weight;
-    if (!PyArg_ParseTuple(args, "UO!dddd", &word, &PyTuple_Type, &languages, &unseen_p, &boundary_p,
-                          &unigram_share, &bigram_weight)) {
-        return NULL;
-    }
-    Py_ssize_t count = PyTuple_GET_SIZE(languages);
-    for (Py_ssize_t k = 0; k < count; k++) {
-        if (!PyObject_TypeCheck(PyTuple_GET_ITEM(languages, k), &LanguageTablesType)) {
-            PyErr_SetString(PyExc_TypeError, "languages must be a tuple of LanguageTables");
-            return NULL;
+    PyObject *word;
+    ScoringModel *model;
+    int every = 0;
+    if (!PyArg_ParseTuple(args, "UO!|p", &word, &ScoringModelType, &model, &every)) return NULL;
+    WordTotals entry;
+    entry.mask = word_totals(model, PyUnicode_KIND(word), PyUnicode_DATA(word), PyUnicode_GET_LENGTH(word),
+                             entry.totals);
+    PyObject *result = PyDict_New();
+    for (Py_ssize_t lang = 0; result != NULL && lang < model->count; lang++) {
+        if (!every && !(entry.mask >> lang & 1)) continue;
+        PyObject *value = PyFloat_FromDouble(entry.totals[lang]);
+        if (value == NULL || PyDict_SetItem(result, PyTuple_GET_ITEM(model->names, lang), value) < 0) {
+            Py_CLEAR(result);
         }
-    }
-    PyObject *result = PyTuple_New(count);
-    if (result == NULL) return NULL;
-    int kind = PyUnicode_KIND(word);
-    const void *data = PyUnicode_DATA(word);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(word);
-    for (Py_ssize_t k = 0; k < count; k++) {
-        const LanguageTables *lang = (const LanguageTables *)PyTuple_GET_ITEM(languages, k);
-        PyObject *value = PyFloat_FromDouble(
-            word_score(lang, kind, data, n, unseen_p, boundary_p, unigram_share, bigram_weight));
-        if (value == NULL) {
-            Py_DECREF(result);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(result, k, value);
+        Py_XDECREF(value);
     }
     return result;
 }
 
-/* Spec: the primary-language loop of mojifix.repair._score.score: for each candidate primary language,
- * the sum over words of max(own, foreign), where own is the word's score in that language (its floor when
- * the language does not know the word's letters, or when the primary is None) and foreign the best score
- * in another language minus the switch cost. Same additions in the same order as the reference. */
+/* Spec: the word loop of mojifix.repair._score.score with _letter_totals and _primary_totals. */
 static PyObject *
-py_primary_totals(PyObject *self, PyObject *args)
+py_letter_totals(PyObject *module, PyObject *args)
 {
-    PyObject *per_word, *primaries;
-    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &per_word, &PyList_Type, &primaries)) return NULL;
-    Py_ssize_t words = PyList_GET_SIZE(per_word);
-    Py_ssize_t count = PyList_GET_SIZE(primaries);
-    PyObject **dicts = PyMem_Malloc(sizeof(PyObject *) * (size_t)(words > 0 ? words : 1));
-    double *floors = PyMem_Malloc(sizeof(double) * (size_t)(words > 0 ? words : 1) * 2);
+    PyObject *words, *memo;
+    ScoringModel *model;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyList_Type, &words, &PyDict_Type, &memo, &ScoringModelType,
+                          &model)) {
+        return NULL;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(words);
+    const WordTotals **entries = PyMem_Malloc(sizeof(WordTotals *) * (size_t)(count > 0 ? count : 1));
+    double *floors = PyMem_Malloc(sizeof(double) * (size_t)(count > 0 ? count : 1) * 2);
     PyObject *result = NULL;
-    if (dicts == NULL || floors == NULL) {
+    if (entries == NULL || floors == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    for (Py_ssize_t w = 0; w < words; w++) {
-        PyObject *item = PyList_GET_ITEM(per_word, w);
-        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 3 || !PyDict_Check(PyTuple_GET_ITEM(item, 0))) {
-            PyErr_SetString(PyExc_TypeError, "per_word items must be (dict, floor, foreign) tuples");
+    uint64_t candidates = 0;
+    for (Py_ssize_t w = 0; w < count; w++) {
+        PyObject *word = PyList_GET_ITEM(words, w);
+        if (!PyUnicode_Check(word)) {
+            PyErr_SetString(PyExc_TypeError, "words must be str");
             goto done;
         }
-        dicts[w] = PyTuple_GET_ITEM(item, 0);
-        floors[2 * w] = PyFloat_AsDouble(PyTuple_GET_ITEM(item, 1));
-        floors[2 * w + 1] = PyFloat_AsDouble(PyTuple_GET_ITEM(item, 2));
-        if (PyErr_Occurred()) goto done;
+        PyObject *known = PyDict_GetItemWithError(memo, word); /* borrowed: the memo keeps it */
+        if (known == NULL) {
+            if (PyErr_Occurred()) goto done;
+            WordTotals entry;
+            entry.mask = word_totals(model, PyUnicode_KIND(word), PyUnicode_DATA(word),
+                                     PyUnicode_GET_LENGTH(word), entry.totals);
+            PyObject *packed = PyBytes_FromStringAndSize((const char *)&entry, sizeof(entry));
+            int failed = packed == NULL || PyDict_SetItem(memo, word, packed) < 0;
+            Py_XDECREF(packed);
+            if (failed) goto done;
+            known = PyDict_GetItemWithError(memo, word);
+            if (known == NULL) goto done;
+        }
+        if (!PyBytes_Check(known) || PyBytes_GET_SIZE(known) != (Py_ssize_t)sizeof(WordTotals)) {
+            PyErr_SetString(PyExc_TypeError, "memo values must be letter_totals' own entries");
+            goto done;
+        }
+        const WordTotals *entry = (const WordTotals *)PyBytes_AS_STRING(known);
+        entries[w] = entry;
+        double floor = model->unseen_char * (double)PyUnicode_GET_LENGTH(word) - 1.0;
+        double best = floor;
+        int first = 1;
+        for (Py_ssize_t lang = 0; lang < model->count; lang++) {
+            if (!(entry->mask >> lang & 1)) continue;
+            if (first || entry->totals[lang] > best) best = entry->totals[lang];
+            first = 0;
+        }
+        floors[2 * w] = floor;
+        floors[2 * w + 1] = best - model->switch_cost;
+        candidates |= entry->mask;
     }
-    result = PyList_New(count);
-    if (result == NULL) goto done;
-    for (Py_ssize_t k = 0; k < count; k++) {
-        PyObject *primary = PyList_GET_ITEM(primaries, k);
+    /* primaries in sorted order (the names are sorted), or none at all */
+    double best_total = -INFINITY;
+    Py_ssize_t best_lang = -1;
+    for (Py_ssize_t lang = candidates ? 0 : -1; lang < (candidates ? model->count : 0); lang++) {
+        if (lang >= 0 && !(candidates >> lang & 1)) continue;
         double acc = 0.0;
-        for (Py_ssize_t w = 0; w < words; w++) {
+        for (Py_ssize_t w = 0; w < count; w++) {
             double own = floors[2 * w], foreign = floors[2 * w + 1];
-            if (primary != Py_None) {
-                PyObject *value = PyDict_GetItemWithError(dicts[w], primary);
-                if (value != NULL) {
-                    own = PyFloat_AsDouble(value);
-                }
-                if (PyErr_Occurred()) {
-                    Py_CLEAR(result);
-                    goto done;
-                }
-            }
+            if (lang >= 0 && entries[w]->mask >> lang & 1) own = entries[w]->totals[lang];
             acc += own > foreign ? own : foreign;
         }
-        PyObject *total = PyFloat_FromDouble(acc);
-        if (total == NULL) {
-            Py_CLEAR(result);
+        if (acc > best_total) {
+            best_total = acc;
+            best_lang = lang;
+        }
+    }
+    result = Py_BuildValue("(dO)", best_total, best_lang >= 0 ? PyTuple_GET_ITEM(model->names, best_lang) : Py_None);
+done:
+    PyMem_Free(entries);
+    PyMem_Free(floors);
+    return result;
+}
+
+/* ---- repair's text split: words and the cost of everything else ---------------------------------------
+ *
+ * The reference is mojifix.repair._score._words_and_costs (_split, then each word's case flips and script
+ * mixes, then its case fold). What a character is (a word character, its symbol cost, its script...) is
+ * asked of the reference's own _char_facts once per code point and kept in CharFacts, so only the
+ * sequencing is written twice; the additions happen in the reference's order (the same doubles). */
+
+/* _char_facts' packed bits (the reference names them FACT_*) */
+#define FACT_WORD 0x01u
+#define FACT_JOINER 0x02u
+#define FACT_AFTER_LETTER_OK 0x04u
+#define FACT_INWORD_PUNCT 0x08u
+#define FACT_SPACE 0x10u
+#define FACT_ALPHA 0x20u
+#define FACT_LOWER 0x40u
+#define FACT_UPPER 0x80u
+#define FACT_SCRIPT(f) (((f) >> 8) & 0xFFu)
+#define FACT_COST(f) (((f) >> 16) & 0xFFu)
+#define FACT_KNOWN 0x80000000u
+#define FACT_COSTS_MAX 32
+#define FACT_BMP_SIZE 0x10000
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *facts_of;  /* the reference's _char_facts(ch) -> int */
+    uint32_t *bmp;       /* code point -> facts | FACT_KNOWN (0: not asked yet) */
+    PyObject *astral;    /* {code point: facts} for the supplementary planes */
+    double costs[FACT_COSTS_MAX];
+    Py_ssize_t costs_count;
+    double letter_then_symbol, symbol_in_word, case_flip, script_mix;
+} CharFacts;
+
+static void
+char_facts_dealloc(CharFacts *self)
+{
+    PyMem_Free(self->bmp);
+    Py_XDECREF(self->facts_of);
+    Py_XDECREF(self->astral);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+char_facts_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *facts_of, *costs;
+    double letter_then_symbol, symbol_in_word, case_flip, script_mix;
+    static char *keywords[] = {"facts_of", "costs", "letter_then_symbol", "symbol_in_word", "case_flip",
+                               "script_mix", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO!dddd", keywords, &facts_of, &PyTuple_Type, &costs,
+                                     &letter_then_symbol, &symbol_in_word, &case_flip, &script_mix)) {
+        return NULL;
+    }
+    if (!PyCallable_Check(facts_of) || PyTuple_GET_SIZE(costs) > FACT_COSTS_MAX) {
+        PyErr_SetString(PyExc_TypeError, "CharFacts takes a callable and at most 32 costs");
+        return NULL;
+    }
+    CharFacts *self = (CharFacts *)type->tp_alloc(type, 0);
+    if (self == NULL) return NULL;
+    self->costs_count = PyTuple_GET_SIZE(costs);
+    for (Py_ssize_t k = 0; k < self->costs_count; k++) {
+        self->costs[k] = PyFloat_AsDouble(PyTuple_GET_ITEM(costs, k));
+    }
+    self->bmp = PyMem_Calloc(FACT_BMP_SIZE, sizeof(uint32_t));
+    self->astral = PyDict_New();
+    Py_INCREF(facts_of);
+    self->facts_of = facts_of;
+    self->letter_then_symbol = letter_then_symbol;
+    self->symbol_in_word = symbol_in_word;
+    self->case_flip = case_flip;
+    self->script_mix = script_mix;
+    if (PyErr_Occurred() || self->bmp == NULL || self->astral == NULL) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+static PyTypeObject CharFactsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "mojifix._kernels.CharFacts",
+    .tp_doc = "CharFacts(facts_of, costs, letter_then_symbol, symbol_in_word, case_flip, script_mix)\n\n"
+              "What each character is for repair's scorer, asked of facts_of (the reference's\n"
+              "mojifix.repair._score._char_facts) once per code point; costs: the symbol costs its\n"
+              "FACT_COST index names; the four costs of _score's rules.",
+    .tp_basicsize = sizeof(CharFacts),
+    .tp_itemsize = 0,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = char_facts_new,
+    .tp_dealloc = (destructor)char_facts_dealloc,
+};
+
+/* The facts of ch (asked of the reference the first time), or FACT_KNOWN alone on error. */
+static uint32_t
+char_facts_of(CharFacts *self, Py_UCS4 ch)
+{
+    if (ch < FACT_BMP_SIZE && self->bmp[ch]) return self->bmp[ch];
+    PyObject *key = NULL, *value = NULL;
+    if (ch >= FACT_BMP_SIZE) {
+        key = PyLong_FromUnsignedLong(ch);
+        if (key == NULL) return FACT_KNOWN;
+        value = PyDict_GetItemWithError(self->astral, key);
+        if (value != NULL) {
+            Py_DECREF(key);
+            return (uint32_t)PyLong_AsUnsignedLong(value);
+        }
+        if (PyErr_Occurred()) {
+            Py_DECREF(key);
+            return FACT_KNOWN;
+        }
+    }
+    PyObject *str = PyUnicode_FromOrdinal((int)ch);
+    value = str == NULL ? NULL : PyObject_CallOneArg(self->facts_of, str);
+    Py_XDECREF(str);
+    uint32_t facts = FACT_KNOWN;
+    if (value != NULL) {
+        unsigned long raw = PyLong_AsUnsignedLong(value);
+        if (!PyErr_Occurred() && FACT_COST(raw) >= (unsigned long)self->costs_count) {
+            PyErr_SetString(PyExc_ValueError, "_char_facts gave a cost index past the costs");
+        }
+        if (!PyErr_Occurred()) {
+            facts = (uint32_t)raw | FACT_KNOWN;
+            if (ch < FACT_BMP_SIZE) {
+                self->bmp[ch] = facts;
+            }
+            else {
+                PyObject *packed = PyLong_FromUnsignedLong(facts);
+                if (packed == NULL || PyDict_SetItem(self->astral, key, packed) < 0) facts = FACT_KNOWN;
+                Py_XDECREF(packed);
+            }
+        }
+    }
+    Py_XDECREF(value);
+    Py_XDECREF(key);
+    return PyErr_Occurred() ? FACT_KNOWN : facts;
+}
+
+/* casefold, then "i\u0307" -> "i" and U+2019 -> "'" (the reference's _fold) */
+static PyObject *
+fold_word(PyObject *word)
+{
+    PyObject *folded = PyObject_CallMethod(word, "casefold", NULL);
+    static const Py_UCS4 dotted[2] = {'i', 0x0307}, apostrophe[1] = {0x2019};
+    const struct {
+        const Py_UCS4 *from;
+        Py_ssize_t from_len;
+        Py_UCS4 to;
+    } swaps[2] = {{dotted, 2, 'i'}, {apostrophe, 1, '\''}};
+    for (int k = 0; k < 2 && folded != NULL; k++) {
+        PyObject *from = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, swaps[k].from, swaps[k].from_len);
+        PyObject *to = PyUnicode_FromOrdinal((int)swaps[k].to);
+        PyObject *swapped = from && to ? PyUnicode_Replace(folded, from, to, -1) : NULL;
+        Py_XDECREF(from);
+        Py_XDECREF(to);
+        Py_SETREF(folded, swapped);
+    }
+    return folded;
+}
+
+/* Spec: mojifix.repair._score._words_and_costs. */
+static PyObject *
+py_words_and_costs(PyObject *module, PyObject *args)
+{
+    PyObject *text;
+    CharFacts *facts;
+    if (!PyArg_ParseTuple(args, "UO!", &text, &CharFactsType, &facts)) return NULL;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    Py_ssize_t *spans = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(n + 1));
+    PyObject *words = PyList_New(0);
+    PyObject *result = NULL;
+    if (spans == NULL || words == NULL) {
+        if (spans == NULL) PyErr_NoMemory();
+        goto done;
+    }
+    /* _split: words as [start, end) spans, and the summed cost of everything else */
+    Py_ssize_t count = 0, start = -1;
+    double other = 0.0;
+    int after_letter = 0, pending = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        uint32_t f = char_facts_of(facts, ch);
+        if (PyErr_Occurred()) goto done;
+        if ((f & FACT_WORD) || (start >= 0 && (f & FACT_JOINER))) {
+            if (pending) {
+                other -= facts->symbol_in_word;
+                pending = 0;
+            }
+            if (start < 0) start = i;
+            after_letter = 1;
+            continue;
+        }
+        int symbol = ch >= 0x80 && !(f & FACT_SPACE);
+        if (start >= 0) {
+            spans[count++] = start;
+            spans[count++] = i;
+            start = -1;
+            if (symbol && !(f & FACT_AFTER_LETTER_OK)) other -= facts->letter_then_symbol;
+        }
+        other += facts->costs[FACT_COST(f)];
+        if (after_letter && symbol && !(f & FACT_INWORD_PUNCT)) {
+            pending = 1;
+        }
+        else {
+            after_letter = 0;
+            pending = 0;
+        }
+    }
+    if (start >= 0) {
+        spans[count++] = start;
+        spans[count++] = n;
+    }
+    /* per word: case flips, script mixes (letters only), then the fold */
+    double total = other;
+    for (Py_ssize_t w = 0; w < count; w += 2) {
+        Py_ssize_t flips = 0, mixes = 0, last_script = -1;
+        int ascii = 1;
+        uint32_t prev = 0;
+        for (Py_ssize_t i = spans[w]; i < spans[w + 1]; i++) {
+            Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+            uint32_t f = char_facts_of(facts, ch);
+            if (PyErr_Occurred()) goto done;
+            if (i > spans[w] && (prev & FACT_LOWER) && (f & FACT_UPPER)) flips++;
+            if (ch >= 0x80) ascii = 0;
+            if (f & FACT_ALPHA) {
+                Py_ssize_t script = (Py_ssize_t)FACT_SCRIPT(f);
+                if (last_script >= 0 && script != last_script) mixes++;
+                last_script = script;
+            }
+            prev = f;
+        }
+        total -= facts->case_flip * (double)flips;
+        if (!ascii) total -= facts->script_mix * (double)mixes;
+        PyObject *word = PyUnicode_Substring(text, spans[w], spans[w + 1]);
+        PyObject *folded = word == NULL ? NULL : fold_word(word);
+        Py_XDECREF(word);
+        if (folded == NULL || PyList_Append(words, folded) < 0) {
+            Py_XDECREF(folded);
             goto done;
         }
-        PyList_SET_ITEM(result, k, total);
+        Py_DECREF(folded);
     }
+    result = Py_BuildValue("(Od)", words, total);
 done:
-    PyMem_Free(dicts);
-    PyMem_Free(floors);
+    PyMem_Free(spans);
+    Py_XDECREF(words);
     return result;
 }
 
@@ -1280,13 +1681,18 @@ static PyMethodDef methods[] = {
      "false, a trailing partial escape sequence or pair is left unconsumed.\n"
      "Reference: mojifix.whatwg.iso_2022_jp.Iso2022Jp._exact."},
     {"word_scores", py_word_scores, METH_VARARGS,
-     "word_scores(word, languages, unseen_p, boundary_p, unigram_share, bigram_weight) -> tuple[float, ...]\n\n"
-     "The log10 likelihood of a lower-cased word under each of languages (a tuple of LanguageTables).\n"
-     "Reference: mojifix.repair._score._word_score (same doubles)."},
-    {"primary_totals", py_primary_totals, METH_VARARGS,
-     "primary_totals(per_word, primaries) -> list[float]\n\n"
-     "For each primary language (or None), the sum over per_word's (scores, floor, foreign) of\n"
-     "max(scores.get(primary, floor), foreign). Reference: the loop in mojifix.repair._score.score."},
+     "word_scores(word, model, every_language=False) -> dict[str, float]\n\n"
+     "The log10 likelihood of a folded word in each language listing one of its characters (or in every\n"
+     "language). Reference: mojifix.repair._score._word_score (same doubles)."},
+    {"words_and_costs", py_words_and_costs, METH_VARARGS,
+     "words_and_costs(text, facts) -> (list[str], float)\n\n"
+     "The case-folded words of text and the cost of all but their letters (symbols, case flips, script\n"
+     "mixes), with facts a CharFacts. Reference: mojifix.repair._score._words_and_costs (same doubles)."},
+    {"letter_totals", py_letter_totals, METH_VARARGS,
+     "letter_totals(words, memo, model) -> (float, str | None)\n\n"
+     "The best primary language's total over the folded words (memo: word -> {language: score}, filled\n"
+     "with the words it lacks) and that language. Reference: the word loop of mojifix.repair._score.score\n"
+     "and _primary_totals (same doubles)."},
     {"cjk_encode", py_cjk_encode, METH_VARARGS,
      "cjk_encode(text, table, html) -> bytes | int\n\n"
      "A CJK encoder over text with its EncodeTable: the bytes, or in strict mode (html false) the index of\n"
@@ -1304,10 +1710,16 @@ module_exec(PyObject *m)
         Py_DECREF(&EncodeTableType);
         return -1;
     }
-    if (PyType_Ready(&LanguageTablesType) < 0) return -1;
-    Py_INCREF(&LanguageTablesType);
-    if (PyModule_AddObject(m, "LanguageTables", (PyObject *)&LanguageTablesType) < 0) {
-        Py_DECREF(&LanguageTablesType);
+    if (PyType_Ready(&ScoringModelType) < 0) return -1;
+    Py_INCREF(&ScoringModelType);
+    if (PyModule_AddObject(m, "ScoringModel", (PyObject *)&ScoringModelType) < 0) {
+        Py_DECREF(&ScoringModelType);
+        return -1;
+    }
+    if (PyType_Ready(&CharFactsType) < 0) return -1;
+    Py_INCREF(&CharFactsType);
+    if (PyModule_AddObject(m, "CharFacts", (PyObject *)&CharFactsType) < 0) {
+        Py_DECREF(&CharFactsType);
         return -1;
     }
     return 0;

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mojifix.errors import DecodeError
 from mojifix.repair import repair
 from mojifix.repair._codecs import (
     SINGLE_BYTE,
@@ -92,3 +93,27 @@ def test_every_step_codec_is_known() -> None:
 )
 def test_single_byte_round_trip(data: bytes, name: str) -> None:
     assert encode_strict(decode_strict(data, name), name) == data
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.binary(max_size=4),
+            st.sampled_from(
+                [b"\xc0\x80", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe0\x9f\xbf", b"\xef\xbb\xbf"]
+            ),
+            st.text(max_size=3).map(str.encode),
+        ),
+        max_size=6,
+    ).map(b"".join)
+)
+def test_strict_utf8_is_the_standards(data: bytes) -> None:
+    """decode_strict's UTF-8 (CPython's decoder) accepts and gives exactly what mojifix's WHATWG one does."""
+    try:
+        expected = decode_as(data, "UTF-8", errors="strict")
+    except (DecodeError, UnicodeDecodeError):
+        with pytest.raises(CodecFailure):
+            decode_strict(data, "UTF-8")
+        return
+    assert decode_strict(data, "UTF-8") == expected

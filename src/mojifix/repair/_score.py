@@ -20,6 +20,7 @@ The score adds, over the text:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -29,6 +30,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from mojifix import _native
 
@@ -118,20 +120,18 @@ class _Model:
 
 @dataclass(frozen=True, slots=True)
 class _CompiledScoring:
-    """The compiled twins of ``_word_score`` and ``_primary_totals`` (``mojifix._kernels``)."""
+    """The compiled twins (``mojifix._kernels``) of ``_words_and_costs`` and ``_letter_totals``, their
+    tables bound, and of ``_word_score`` in every language at once (what ``_letter_totals`` runs per word).
+    The compiled memo holds the kernel's own entries, not ``{language: score}`` dicts."""
 
-    word_scores: Callable[..., tuple[float, ...]]
-    primary_totals: Callable[[list[tuple[dict[str, float], float, float]], list[str | None]], list[float]]
-    tables: dict[str, object]  # language -> mojifix._kernels.LanguageTables
+    words_and_costs: Callable[[str], tuple[list[str], float]]
+    letter_totals: Callable[[list[str], dict[str, Any]], tuple[float, str | None]]
+    word_scores: Callable[[str, bool], dict[str, float]]
 
     def scores(self, word: str, langs: Iterable[str]) -> dict[str, float]:
         """``{lang: _word_score(word, that language)}``, computed in C (the same doubles)."""
-        names = tuple(langs)
-        tables = self.tables
-        values = self.word_scores(
-            word, tuple(tables[lang] for lang in names), _UNSEEN_P, _BOUNDARY_P, _UNIGRAM_SHARE, BIGRAM_WEIGHT
-        )
-        return dict(zip(names, values, strict=True))
+        every = self.word_scores(word, True)
+        return {lang: every[lang] for lang in langs}
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,12 +155,31 @@ def _model() -> _Model:
         languages[lang] = _Language(chars, pairs)
         for c in chars:
             owners.setdefault(c, []).append(lang)
+    char_languages = {c: tuple(v) for c, v in owners.items()}
     kernels = _native.kernels()
     compiled = None
     if kernels is not None:
-        tables = {lang: kernels.LanguageTables(t.chars, t.pairs) for lang, t in languages.items()}
-        compiled = _CompiledScoring(kernels.word_scores, kernels.primary_totals, tables)
-    return _Model(languages, {c: tuple(v) for c, v in owners.items()}, compiled)
+        names = tuple(sorted(languages))  # primaries are tried in sorted order
+        ordered = [languages[name] for name in names]
+        scoring = kernels.ScoringModel(
+            names, tuple(t.chars for t in ordered), tuple(t.pairs for t in ordered),
+            _UNSEEN_P, _BOUNDARY_P, _UNIGRAM_SHARE, BIGRAM_WEIGHT, UNSEEN_CHAR, SWITCH_COST,
+        )  # fmt: skip
+        facts = kernels.CharFacts(
+            _char_facts, _SYMBOL_COSTS, LETTER_THEN_SYMBOL_COST, SYMBOL_IN_WORD_COST, CASE_FLIP_COST,
+            SCRIPT_MIX_COST,
+        )  # fmt: skip
+        compiled = _CompiledScoring(
+            functools.partial(_call_with, kernels.words_and_costs, facts),
+            functools.partial(_call_with, kernels.letter_totals, scoring),
+            lambda word, every: kernels.word_scores(word, scoring, every),
+        )
+    return _Model(languages, char_languages, compiled)
+
+
+def _call_with(kernel: Callable[..., Any], bound: object, *args: Any) -> Any:
+    """``kernel(*args, bound)``: a compiled function with its model object as the last argument."""
+    return kernel(*args, bound)
 
 
 def _word_score(word: str, lang: _Language) -> float:
@@ -265,39 +284,91 @@ def _script_mixes(word: str) -> int:
     return sum(1 for a, b in itertools.pairwise(scripts) if a != b)
 
 
-def score(text: str, memo: dict[str, dict[str, float]] | None = None) -> Score:
-    """Plausibility of ``text`` as human writing (log10 likelihood; higher is more plausible).
+def _fold(word: str) -> str:
+    """A word as wordfreq writes it: casefolded (German ß -> ss, Greek ς -> σ), Turkish İ as plain i, the
+    apostrophe as ASCII '. No NFC on purpose: a wrong decoding that yields a lone combining mark
+    ("Zerst\u0326rte" from "ZerstÃ¶rte" read back as macintosh) must pay for it as an unseen character,
+    not merge into a common letter (ț)."""
+    return word.casefold().replace("i\u0307", "i").replace("’", "'")
 
-    ``memo`` (word -> per-language scores) may be shared by calls scoring related texts, e.g. every
-    candidate of one repair: they share most of their words.
-    """
-    model = _model()
-    if memo is None:
-        memo = {}
+
+def _words_and_costs(text: str) -> tuple[list[str], float]:
+    """The folded words of ``text``, and the cost of everything but their letters' likelihood: symbols
+    (``_split``), case flips and script mixes inside words (the compiled twin: ``words_and_costs``)."""
     words, total = _split(text)
-    if not words:
-        return Score(total, None)
-    # per word: (scores by language, score in a language that knows none of its letters, best foreign score)
-    per_word: list[tuple[dict[str, float], float, float]] = []
-    candidates: set[str] = set()
     for word in words:
         total -= CASE_FLIP_COST * _case_flips(word)
         if not word.isascii():
             total -= SCRIPT_MIX_COST * _script_mixes(word)
-        # wordfreq's lists are casefolded (German ß -> ss, Greek ς -> σ), fold Turkish İ to plain i and
-        # write the apostrophe as ASCII '. No NFC here on purpose: a wrong decoding that yields a lone
-        # combining mark ("Zerst\u0326rte" from "ZerstÃ¶rte" read back as macintosh) must pay for it as
-        # an unseen character, not merge into a common letter (ț).
-        low = word.casefold().replace("i\u0307", "i").replace("’", "'")
+    return [_fold(word) for word in words], total
+
+
+#: the symbol costs ``_symbol_cost`` gives, as ``_char_facts`` names them by index.
+_SYMBOL_COSTS: tuple[float, ...] = (
+    0.0, COMMON_PUNCT_COST, RARE_SYMBOL_COST, EXOTIC_SYMBOL_COST, CONTROL_COST, PRIVATE_USE_COST,
+    REPLACEMENT_COST,
+)  # fmt: skip
+_SCRIPTS: tuple[str, ...] = tuple(dict.fromkeys(name for _, name in _SCRIPT_BLOCKS))
+
+#: ``_char_facts`` bits (the compiled twin's FACT_* names)
+FACT_WORD, FACT_JOINER, FACT_AFTER_LETTER_OK, FACT_INWORD_PUNCT = 0x01, 0x02, 0x04, 0x08
+FACT_SPACE, FACT_ALPHA, FACT_LOWER, FACT_UPPER = 0x10, 0x20, 0x40, 0x80
+
+
+def _char_facts(ch: str) -> int:
+    """What one character is for ``_split`` and the word rules, packed for the compiled twin (which asks
+    once per code point): the FACT_* bits, the script's index in _SCRIPTS (bits 8-15), the index of its
+    ``_symbol_cost`` in _SYMBOL_COSTS (bits 16-23)."""
+    bits = (
+        (FACT_WORD if _is_word_char(ch) else 0)
+        | (FACT_JOINER if ch in _WORD_JOINERS else 0)
+        | (FACT_AFTER_LETTER_OK if ch in _AFTER_LETTER_OK else 0)
+        | (FACT_INWORD_PUNCT if ch in _INWORD_PUNCT else 0)
+        | (FACT_SPACE if ch.isspace() else 0)
+        | (FACT_ALPHA if ch.isalpha() else 0)
+        | (FACT_LOWER if ch.islower() else 0)
+        | (FACT_UPPER if ch.isupper() else 0)
+    )
+    return bits | _SCRIPTS.index(_script(ch)) << 8 | _SYMBOL_COSTS.index(_symbol_cost(ch)) << 16
+
+
+def score(text: str, memo: dict[str, Any] | None = None) -> Score:
+    """Plausibility of ``text`` as human writing (log10 likelihood; higher is more plausible).
+
+    ``memo`` (word -> its per-language scores, in the active implementation's own form) may be shared by
+    calls scoring related texts, e.g. every candidate of one repair: they share most of their words.
+    """
+    model = _model()
+    if memo is None:
+        memo = {}
+    if model.compiled is None:
+        words, total = _words_and_costs(text)
+    else:
+        words, total = model.compiled.words_and_costs(text)
+    if not words:
+        return Score(total, None)
+    if model.compiled is None:
+        best_total, best_lang = _letter_totals(words, memo, model)
+    else:
+        best_total, best_lang = model.compiled.letter_totals(words, memo)
+    return Score(total + best_total, best_lang)
+
+
+def _letter_totals(
+    words: list[str], memo: dict[str, dict[str, float]], model: _Model
+) -> tuple[float, str | None]:
+    """The letters' total under the primary language that explains the folded ``words`` best, and that
+    language (compiled twin: ``letter_totals``). Word scores come from ``memo`` or are added to it."""
+    # per word: (scores by language, score in a language that knows none of its letters, best foreign score)
+    per_word: list[tuple[dict[str, float], float, float]] = []
+    candidates: set[str] = set()
+    for low in words:
         scores = memo.get(low)
         if scores is None:
             langs: set[str] = set()
             for ch in low:
                 langs.update(model.char_languages.get(ch, ()))
-            if model.compiled is not None:
-                scores = model.compiled.scores(low, langs)
-            else:
-                scores = {lang: _word_score(low, model.languages[lang]) for lang in langs}
+            scores = {lang: _word_score(low, model.languages[lang]) for lang in langs}
             memo[low] = scores
         floor = UNSEEN_CHAR * len(low) - 1.0
         per_word.append((scores, floor, max(scores.values(), default=floor) - SWITCH_COST))
@@ -305,11 +376,10 @@ def score(text: str, memo: dict[str, dict[str, float]] | None = None) -> Score:
     best_lang: str | None = None
     best_total = -math.inf
     primaries: list[str | None] = sorted(candidates) or [None]
-    totals_of = _primary_totals if model.compiled is None else model.compiled.primary_totals
-    for primary, acc in zip(primaries, totals_of(per_word, primaries), strict=True):
+    for primary, acc in zip(primaries, _primary_totals(per_word, primaries), strict=True):
         if acc > best_total:
             best_total, best_lang = acc, primary
-    return Score(total + best_total, best_lang)
+    return best_total, best_lang
 
 
 def _primary_totals(

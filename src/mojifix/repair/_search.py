@@ -34,18 +34,23 @@ from __future__ import annotations
 import contextlib
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
 
 from mojifix.errors import RepairError
 from mojifix.repair._codecs import (
     CJK_LEGACY,
     STEP_PAIRS,
     CodecFailure,
+    StepAlphabet,
     decode_strict,
     encode_strict,
     known_codec,
+    single_byte_encodes,
+    step_alphabet,
 )
-from mojifix.repair._score import score
+from mojifix.repair._score import Score, score
 from mojifix.repair.result import Repaired, Step
 
 __all__ = ["apply_plan", "apply_step", "repair"]
@@ -89,6 +94,7 @@ RUN_MIN_GAIN_UTF8 = 0.0
 PRIOR_LOG_ODDS = -2.0
 
 _WHITESPACE_RUNS = re.compile(r"([ \t\n\r\f\v]+)")
+_WHITESPACE_BYTES = re.compile(rb"([ \t\n\r\f\v]+)")
 
 #: the signature of UTF-8 U+FFFD U+FFFD (EF BF BD EF BF BD) read as GBK: text that already held
 #: replacement characters before it was mis-decoded, so the original bytes were lost twice over.
@@ -147,10 +153,17 @@ def apply_step(text: str, step: Step) -> str:
         return _roundtrip(text, step)
     if step.scope == "lossy":
         return _roundtrip_lossy(text, step)
+    return _apply_runs(text, step, prune=True)
+
+
+def _apply_runs(text: str, step: Step, *, prune: bool) -> str:
+    """Scope "runs": each run that round-trips is replaced; ``prune`` skips the runs that hold no character
+    of the step's alphabet (``StepAlphabet``: they provably fail or come back unchanged)."""
+    alphabet = step_alphabet(step.encode_as, step.decode_as)
     parts = _WHITESPACE_RUNS.split(text)
     for i in range(0, len(parts), 2):  # even indexes are runs, odd ones the whitespace between them
         run = parts[i]
-        if run and not run.isascii():
+        if run and not run.isascii() and (not prune or alphabet.meets(run)):
             with contextlib.suppress(CodecFailure):
                 parts[i] = _roundtrip(run, step)
     return "".join(parts)
@@ -187,18 +200,36 @@ class _Candidate:
         return sum(LEGACY_CJK_PRIOR for step in self.plan if step.decode_as in CJK_LEGACY)
 
 
-def _expand(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
-    """Every text one step away (strict whole-text first; run by run where the whole text fails)."""
+def _rebuilt(text: str, encode_as: str, rebuilt: dict[str, bytes | None]) -> bytes | None:
+    """The text's bytes in ``encode_as`` (None: not encodable), encoded once per expansion."""
+    if encode_as not in rebuilt:
+        try:
+            rebuilt[encode_as] = encode_strict(text, encode_as)
+        except CodecFailure:
+            rebuilt[encode_as] = None
+    return rebuilt[encode_as]
+
+
+def _lossy_candidate(text: str, plan: tuple[Step, ...], step: Step) -> _Candidate | None:
+    """The text rebuilt by ``step`` in scope "lossy" (heuristic 9), or None where it does not apply."""
+    lossy = Step(step.encode_as, step.decode_as, "lossy")
+    try:
+        return _Candidate(_roundtrip_lossy(text, lossy), (*plan, lossy))
+    except CodecFailure:
+        return None
+
+
+def _expand_every_step(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
+    """Every text one step away (strict whole-text first; run by run where the whole text fails).
+
+    The reference search: every step of STEP_PAIRS, every run encoded on its own. ``_expand`` gives the
+    same candidates in the same order with less work (the tests compare the two).
+    """
     out: list[_Candidate] = []
     rebuilt: dict[str, bytes | None] = {}  # encode_as -> the text's bytes (None: not encodable)
     for encode_as, decode_as in STEP_PAIRS:
         step = Step(encode_as, decode_as, "all")
-        if encode_as not in rebuilt:
-            try:
-                rebuilt[encode_as] = encode_strict(text, encode_as)
-            except CodecFailure:
-                rebuilt[encode_as] = None
-        data = rebuilt[encode_as]
+        data = _rebuilt(text, encode_as, rebuilt)
         if data is not None:
             if decode_as != "UTF-8" and _UTF8_FFFD in data:
                 # heuristic 8: EF BF BD is U+FFFD in UTF-8; read as GBK it is 锟斤拷's 锟, as EUC-JP 鐃緒申's
@@ -209,21 +240,151 @@ def _expand(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
                 continue
             except CodecFailure:
                 pass
-        if "\ufffd" in text and decode_as == "UTF-8":
-            lossy = Step(encode_as, decode_as, "lossy")
-            try:
-                out.append(_Candidate(_roundtrip_lossy(text, lossy), (*plan, lossy)))
-                continue
-            except CodecFailure:
-                pass
+        lossy = _lossy_candidate(text, plan, step) if "\ufffd" in text and decode_as == "UTF-8" else None
+        if lossy is not None:
+            out.append(lossy)
+            continue
         runs_step = Step(encode_as, decode_as, "runs")
-        new = apply_step(text, runs_step)
+        new = _apply_runs(text, runs_step, prune=False)
         if new != text:
             out.append(_Candidate(new, (*plan, runs_step)))
     return out
 
 
-def _runs_proven(before: str, after: str, step: Step, memo: dict[str, dict[str, float]]) -> bool:
+def _expand(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
+    """``_expand_every_step``'s candidates, in its order, with less work.
+
+    * A step whose alphabet (``StepAlphabet``) the text does not meet is skipped, and so is a run that does
+      not meet it: neither can give a candidate. (A lossy step, possible when the text holds U+FFFD, drops
+      bytes without any alphabet character, so steps decoding UTF-8 are then never skipped.)
+    * Run by run, the runs' bytes are the pieces of the whole text's bytes between whitespace bytes when
+      the whole text encodes (every encoder here is stateless and writes ASCII whitespace, and only it, as
+      those bytes), so each run is not encoded again.
+    """
+    out: list[_Candidate] = []
+    rebuilt: dict[str, bytes | None] = {}  # encode_as -> the text's bytes (None: not encodable)
+    decoded = _Decodings()
+    lost = "\ufffd" in text
+    parts: list[str] | None = None  # the text split at whitespace, once needed
+    for step, runs_step, alphabet in _steps():
+        encode_as, decode_as = step.encode_as, step.decode_as
+        lossy_possible = lost and decode_as == "UTF-8"
+        if not lossy_possible and not alphabet.meets(text):
+            continue
+        data = _rebuilt(text, encode_as, rebuilt)
+        if data is not None:
+            if decode_as != "UTF-8" and _UTF8_FFFD in data:
+                continue  # heuristic 8, as in _expand_every_step
+            whole = decoded.of(data, decode_as)
+            if whole is not None:
+                out.append(_Candidate(whole, (*plan, step)))
+                continue
+        lossy = _lossy_candidate(text, plan, step) if lossy_possible else None
+        if lossy is not None:
+            out.append(lossy)
+            continue
+        if parts is None:
+            parts = _WHITESPACE_RUNS.split(text)
+        new = _runs_decoded(parts, data, runs_step, alphabet, decoded)
+        if new != text:
+            out.append(_Candidate(new, (*plan, runs_step)))
+    return out
+
+
+@cache
+def _steps() -> tuple[tuple[Step, Step, StepAlphabet], ...]:
+    """For each pair of STEP_PAIRS, in order: its "all" and "runs" steps and its alphabet (built once)."""
+    return tuple(
+        (
+            Step(encode_as, decode_as, "all"),
+            Step(encode_as, decode_as, "runs"),
+            step_alphabet(encode_as, decode_as),
+        )
+        for encode_as, decode_as in STEP_PAIRS
+    )
+
+
+#: what CPython's "surrogateescape" handler writes for an invalid byte: U+DC80-U+DCFF (strict UTF-8 never
+#: decodes to a surrogate, so these mark exactly the bytes strict decoding refuses)
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+
+
+def _utf8_runs(parts: list[str], data: bytes) -> str:
+    """Scope "runs" decoding UTF-8 from the whole text's bytes ``data``, in one decoder call.
+
+    The decoder restarts after each invalid byte and reads ASCII whitespace as itself, so the decoded
+    text splits at whitespace into the runs' decodings; a run whose decoding holds an escaped byte is
+    one strict decoding refuses, and is kept as it is.
+    """
+    pieces = _WHITESPACE_RUNS.split(data.decode("utf-8", "surrogateescape"))
+    if len(pieces) != len(parts):  # cannot happen (same whitespace bytes); never guess
+        raise AssertionError("UTF-8 runs do not align with the text's runs")
+    out = list(parts)
+    for i in range(0, len(parts), 2):
+        if parts[i] and not parts[i].isascii() and _ESCAPED_BYTE.search(pieces[i]) is None:
+            out[i] = pieces[i]
+    return "".join(out)
+
+
+@dataclass(slots=True)
+class _Decodings:
+    """The strict decodings one ``_expand`` call made: ISO-8859-1 and windows-1252 rebuild the same bytes
+    from most text, which each CJK decoder then reads once, not twice."""
+
+    known: dict[tuple[bytes, str], str | None] = field(default_factory=dict)  # None: does not decode
+
+    def of(self, data: bytes, decode_as: str) -> str | None:
+        key = (data, decode_as)
+        if key not in self.known:
+            try:
+                self.known[key] = decode_strict(data, decode_as)
+            except CodecFailure:
+                self.known[key] = None
+        return self.known[key]
+
+
+def _runs_decoded(
+    parts: list[str], data: bytes | None, step: Step, alphabet: StepAlphabet, decoded: _Decodings
+) -> str:
+    """Scope "runs" on a text split at whitespace (``parts``), from its bytes ``data`` when it encodes."""
+    if data is not None and step.decode_as == "UTF-8":
+        return _utf8_runs(parts, data)
+    byte_parts = None if data is None else _WHITESPACE_BYTES.split(data)
+    out = list(parts)
+    for i in range(0, len(parts), 2):  # even indexes are runs, odd ones the whitespace between them
+        run = parts[i]
+        if run and not run.isascii() and alphabet.meets(run):
+            if byte_parts is not None:
+                rebuilt = byte_parts[i]
+            elif alphabet.chars is not None and not single_byte_encodes(run, step.encode_as):
+                continue  # a single-byte codec that cannot encode it (encode_strict would refuse)
+            else:
+                try:
+                    rebuilt = encode_strict(run, step.encode_as)
+                except CodecFailure:
+                    continue
+            new = decoded.of(rebuilt, step.decode_as)
+            if new is not None:
+                out[i] = new
+    return "".join(out)
+
+
+@dataclass(slots=True)
+class _Scores:
+    """The scores of one repair call's texts: each text scored once, word scores shared by all of them
+    (candidates of one text share most of their words)."""
+
+    words: dict[str, Any] = field(default_factory=dict)  # score()'s memo
+    texts: dict[str, Score] = field(default_factory=dict)
+
+    def of(self, text: str) -> Score:
+        known = self.texts.get(text)
+        if known is None:
+            known = self.texts[text] = score(text, self.words)
+        return known
+
+
+def _runs_proven(before: str, after: str, step: Step, scores: _Scores) -> bool:
     """Every run a "runs" step changed must gain RUN_MIN_GAIN on its own (heuristic 4)."""
     threshold = RUN_MIN_GAIN_UTF8 if step.decode_as == "UTF-8" else RUN_MIN_GAIN
     old_parts = _WHITESPACE_RUNS.split(before)
@@ -231,16 +392,16 @@ def _runs_proven(before: str, after: str, step: Step, memo: dict[str, dict[str, 
     if len(old_parts) != len(new_parts):
         return False
     for old, new in zip(old_parts, new_parts, strict=True):
-        if old != new and score(new, memo).total - score(old, memo).total < threshold:
+        if old != new and scores.of(new).total - scores.of(old).total < threshold:
             return False
     return True
 
 
-def _plan_proven(original: str, cand: _Candidate, memo: dict[str, dict[str, float]]) -> bool:
+def _plan_proven(original: str, cand: _Candidate, scores: _Scores) -> bool:
     text = original
     for step in cand.plan:
         after = apply_step(text, step)
-        if step.scope == "runs" and not _runs_proven(text, after, step, memo):
+        if step.scope == "runs" and not _runs_proven(text, after, step, scores):
             return False
         text = after
     return True
@@ -273,14 +434,14 @@ def _unrecoverable(text: str) -> str | None:
     return None
 
 
-def _search(text: str, max_steps: int, memo: dict[str, dict[str, float]]) -> _Candidate | None:
+def _search(text: str, max_steps: int, scores: _Scores) -> _Candidate | None:
     """The most plausible chain result for ``text`` (heuristics 1, 3, 6); not yet proven (2, 4)."""
     # breadth-first over chains, one layer per level; the first plan reaching a text wins (preference order)
     seen: dict[str, _Candidate] = {text: _Candidate(text, ())}
     frontier = [seen[text]]
     for depth in range(max_steps):
         if depth:  # heuristic 6: only the most plausible texts of a layer are worth undoing again
-            frontier = sorted(frontier, key=lambda c: -score(c.text, memo).total - c.prior)[:EXPAND_BEST]
+            frontier = sorted(frontier, key=lambda c: -scores.of(c.text).total - c.prior)[:EXPAND_BEST]
         nxt: list[_Candidate] = []
         for cand in frontier:
             if cand.text.isascii() or (cand.plan and cand.plan[-1].decode_as in CJK_LEGACY):
@@ -298,7 +459,7 @@ def _search(text: str, max_steps: int, memo: dict[str, dict[str, float]]) -> _Ca
     for cand in seen.values():
         if not cand.plan:
             continue
-        total = score(cand.text, memo).total
+        total = scores.of(cand.text).total
         depth = len(cand.plan)
         if depth not in best_by_depth or total + cand.prior > sum(best_by_depth[depth][:2]):
             best_by_depth[depth] = (total, cand.prior, cand)
@@ -344,19 +505,19 @@ def repair(text: str, *, max_steps: int = 2) -> Repaired:
     if max_steps < 0:
         raise RepairError(f"max_steps must be >= 0, not {max_steps}")
     lost = _unrecoverable(text)
-    memo: dict[str, dict[str, float]] = {}  # word scores shared by all candidates of this call
-    base = score(text, memo)
+    scores = _Scores()
+    base = scores.of(text)
     if text.isascii() or max_steps == 0:
         return Repaired(text, (), 1.0, text, lost, base.language)
 
     if len(text) > LONG_TEXT_CHARS:
-        found = _search(_sample(text), max_steps, memo)
+        found = _search(_sample(text), max_steps, scores)
         best = _replay_on(text, found.plan) if found else None
     else:
-        best = _search(text, max_steps, memo)
-    best_score = score(best.text, memo) if best else base
+        best = _search(text, max_steps, scores)
+    best_score = scores.of(best.text) if best else base
     gain = best_score.total - base.total
-    if best is None or gain < MIN_GAIN or not _plan_proven(text, best, memo):
+    if best is None or gain < MIN_GAIN or not _plan_proven(text, best, scores):
         top_gain = gain if best is not None else -math.inf
         return Repaired(text, (), 1.0 - _confidence(top_gain), text, lost, base.language)
     notes = (f"best chain gains 10^{gain:.1f} in likelihood ({base.total:.1f} -> {best_score.total:.1f})",)
