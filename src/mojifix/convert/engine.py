@@ -608,17 +608,22 @@ def _key(entry_or_record: Entry | FileRecord) -> str:
 
 def read_manifest(path: bytes) -> dict[str, FileRecord]:
     """Records of a (possibly interrupted) manifest: latest line per file wins, a torn line is ignored."""
-    out: dict[str, FileRecord] = {}
     try:
         with open(path, "rb") as f:
-            for raw in f:
-                try:
-                    rec = FileRecord.from_dict(json.loads(raw))
-                except (ValueError, KeyError, TypeError):
-                    continue
-                out[_key(rec)] = rec
+            return manifest_records(f)
     except FileNotFoundError:
-        pass
+        return {}
+
+
+def manifest_records(lines: Iterable[bytes]) -> dict[str, FileRecord]:
+    """Records by path of manifest lines (a later line for the same file wins, a torn line is ignored)."""
+    out: dict[str, FileRecord] = {}
+    for raw in lines:
+        try:
+            rec = FileRecord.from_dict(json.loads(raw))
+        except (ValueError, KeyError, TypeError):
+            continue
+        out[_key(rec)] = rec
     return out
 
 

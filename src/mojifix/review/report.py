@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mojifix.convert.decisions import PERSON, record_rel
-from mojifix.convert.engine import read_manifest
+from mojifix.convert.engine import manifest_records
 from mojifix.convert.options import MANIFEST_NAME, QUARANTINE_DIR, STREAM_THRESHOLD
 from mojifix.convert.records import FileRecord
 from mojifix.errors import ConversionError
@@ -179,8 +179,9 @@ def collect(dst: str | os.PathLike[str], manifest: str | os.PathLike[str] | None
             "(or give --manifest PATH)"
         )
     with open(mpath, "rb") as f:
-        report_id = hashlib.sha1(f.read()).hexdigest()
-    records = tuple(read_manifest(mpath).values())
+        raw = f.read()
+    report_id = hashlib.sha1(raw).hexdigest()
+    records = tuple(manifest_records(raw.splitlines()).values())
     cache = R.SpanCache()
     cards = []
     for rec in records:

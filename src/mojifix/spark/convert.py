@@ -14,16 +14,23 @@ at the same path (local disk in local mode, NFS, a FUSE mount of object storage)
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from mojifix.convert import _options, fsio
-from mojifix.convert.engine import Job, _key, _manifest_path, _run_serial, check_paths, read_manifest
+from mojifix.convert.engine import (
+    Job,
+    _key,
+    _manifest_path,
+    _run_serial,
+    check_paths,
+    manifest_records,
+    read_manifest,
+)
 from mojifix.convert.records import FileRecord, Report
 from mojifix.convert.walk import Entry, walk
 from mojifix.errors import ConversionError
@@ -182,7 +189,7 @@ def run_tree(spark: Any, job: Job) -> Report:
         fsio.remove_stale_temps(job.dst)  # temporaries of attempts that were killed mid-batch
         done = _read_parts(parts)
     else:
-        done = _records_of(line for r in results for line in r.lines)
+        done = manifest_records(line for r in results for line in r.lines)
     records = [done[_key(e)] for e in entries if _key(e) in done]
     if fatal is None and len(records) != len(entries):
         missing = len(entries) - len(records)
@@ -199,15 +206,6 @@ def run_tree(spark: Any, job: Job) -> Report:
         resumed=resumed,
         fatal=fatal,
     )
-
-
-def _records_of(lines: Iterable[bytes]) -> dict[str, FileRecord]:
-    """Records by path of manifest lines (a later line for the same path wins)."""
-    out: dict[str, FileRecord] = {}
-    for line in lines:
-        rec = FileRecord.from_dict(json.loads(line))
-        out[_key(rec)] = rec
-    return out
 
 
 def manifest_frame(spark: Any, manifest: str | os.PathLike[str]) -> Any:
