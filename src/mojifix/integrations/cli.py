@@ -103,8 +103,15 @@ def run(args: argparse.Namespace) -> int:
         advance = progress.advance if progress.enabled else None  # no call per record without a bar
         rows = decode_records(records(), summary, fallback=args.fallback, trust=args.trust, on_record=advance)
         written = write_rows(rows, output, row_group_rows=args.row_group_rows)
-    elapsed = time.perf_counter() - started
-    if args.json:
+    return report_run(summary, written, output, time.perf_counter() - started, as_json=args.json)
+
+
+def report_run(summary: WarcSummary, written: int, output: Path, elapsed: float, *, as_json: bool) -> int:
+    """Print a run's summary (one JSON object, or the readable lines on stderr); the exit code.
+
+    Shared by ``mojifix warc`` and ``mojifix spark warc``: the same counts, the same exit codes.
+    """
+    if as_json:
         print(json.dumps({**summary.to_dict(), "rows_written": written, "seconds": round(elapsed, 3)}))
     else:
         _print_summary(summary, written, output, elapsed)

@@ -139,7 +139,7 @@ def run_warc(args: argparse.Namespace) -> int:
         require_spark()
     except MissingExtraError as exc:
         return _usage(str(exc))
-    from mojifix.integrations.cli import _print_summary
+    from mojifix.integrations.cli import report_run
     from mojifix.spark.warc import decode_warc, warc_summary, write_warc_dataset
 
     started = time.perf_counter()
@@ -171,14 +171,7 @@ def run_warc(args: argparse.Namespace) -> int:
     finally:
         session.close()
     elapsed = time.perf_counter() - started
-    if args.json:
-        print(
-            json.dumps({**summary.to_dict(), "rows_written": summary.decoded, "seconds": round(elapsed, 3)})
-        )
-    else:
-        _print_summary(summary, summary.decoded, Path(args.output), elapsed)
-    attention = summary.errors or summary.malformed or summary.with_replacement
-    return 1 if attention else 0
+    return report_run(summary, summary.decoded, Path(args.output), elapsed, as_json=args.json)
 
 
 def read_path_list(listing: str, prefix: str = "") -> list[str]:
