@@ -133,6 +133,39 @@ def test_raw_rows_equal_the_reference(scorer: Scorer) -> None:
             assert got == scorer._counts_reference(texts, allowed, ks)
 
 
+#: English notes with a few CJK words (issue 12: the mix into English as the main language), and
+#: encodings to try them in (those that cannot write a text are skipped)
+MIXED = [
+    ("Check the disk (디스크) and the backup job (백업, 서버).\n", ("EUC-KR", "johab", "GBK", "EUC-JP")),
+    ("Restart the service 再起動 and look at the ログ file.\n", ("Shift_JIS", "EUC-JP", "GBK", "Big5")),
+    ("Send a note to 负责人 when the 测试 is done, then 完成.\n", ("GBK", "EUC-KR", "Big5")),
+    ("The 備份 job and the 伺服器 host, 磁碟 full again.\n", ("Big5", "GBK", "EUC-JP")),
+]
+
+
+def test_mixed_documents_equal_the_reference(scorer: Scorer) -> None:
+    """Every reading of English notes with CJK words, in the languages of each encoding and in all,
+    scored in 1 to every language: the kernel's rows and detections are the reference's."""
+    every = len(scorer.model.languages)
+    tried = 0
+    for text, names in MIXED:
+        for name in names:
+            try:
+                data = encode_as(text * 3, name)
+            except UnicodeError:
+                continue
+            tried += 1
+            compiled, python = both_detections(scorer, data)
+            assert compiled == python, (name, text)
+            readings = [data.decode(codec, "replace") for codec in ("cp949", "gbk", "euc_jp", "big5")]
+            for encodings in ([name] * 4, [None] * 4):
+                allowed = scorer._allowed(encodings)
+                for ks in ([1] * 4, [2] * 4, [6, 3, 2, 1], [every] * 4):
+                    got = scorer.kernel.score(readings, allowed, ks, MIX_WORD_COST)
+                    assert got == scorer._counts_reference(readings, allowed, ks), (name, encodings, ks)
+    assert tried >= 8
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     texts=st.lists(

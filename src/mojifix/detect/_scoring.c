@@ -4,10 +4,11 @@
  * One call scores every candidate decoding of a sample in all the languages it is tried in: per text, the
  * unigram cost of its letters in every language (over the distinct characters present), the choice of
  * the languages to try (the cheapest the encoding may write, English included), the bigram + refinement
- * cost of the text in each of them with the per-word mixing of two languages, and the counts behind the
- * pair penalties. Everything is a whole number of the model's quanta (1/QUANT nat), so the results are
- * exact and the order of summation cannot change them: this code returns the same integers as the
- * reference, and the one float formula that turns them into nats stays in Python (Scorer.score_many).
+ * cost of the text in each of them with the per-word mixing of languages (into the best one alone or into
+ * English), and the counts behind the pair penalties. Everything is a whole number of the model's quanta
+ * (1/QUANT nat), so the results are exact and the order of summation cannot change them: this code
+ * returns the same integers as the reference, and the one float formula that turns them into nats stays in
+ * Python (Scorer.score_many).
  *
  * The model's arrays come in as buffers, with their shapes (languages, global ids) read from them: a
  * retrained model needs no change here. The GIL is released while the texts are scored, so threads that
@@ -51,7 +52,7 @@ typedef struct {
     uint16_t *gid;
     uint8_t *flags;
     int32_t *word;       /* the word of each character (0, 1, ...) */
-    int64_t *word_cost;  /* [tried][words], grown as needed */
+    int64_t *word_cost;  /* [tried + 1][words], grown as needed */
     size_t word_cost_size;
     int32_t *count;      /* [n_gids] occurrences of each gid, zero between texts */
     uint16_t *touched;   /* gids with a non-zero count */
@@ -247,13 +248,14 @@ score_text(const Tables *t, const TextIn *in, int many, int64_t mix_word_cost, S
     choose_languages(t, uni, in->allowed, tried, many, top, ok);
 
     /* 2. bigram + refinement cost in each language tried, per text and per word */
-    if ((size_t)tried * (size_t)words > s->word_cost_size) {
-        int64_t *grown = PyMem_RawRealloc(s->word_cost, (size_t)tried * (size_t)words * sizeof *grown);
+    size_t needed = (size_t)(tried + 1) * (size_t)words; /* (one more row: the cheapest of each word) */
+    if (needed > s->word_cost_size) {
+        int64_t *grown = PyMem_RawRealloc(s->word_cost, needed * sizeof *grown);
         if (grown == NULL) {
             return -1;
         }
         s->word_cost = grown;
-        s->word_cost_size = (size_t)tried * (size_t)words;
+        s->word_cost_size = needed;
     }
     int64_t *sums = s->sums;
     for (Py_ssize_t j = 0; j < tried; j++) {
@@ -278,32 +280,8 @@ score_text(const Tables *t, const TextIn *in, int many, int64_t mix_word_cost, S
             ws[w] -= ws[w - 1];
         }
     }
-    /* the main language's cost becomes its mixed cost: each word in the main language, or in the
-     * cheapest language tried plus mix_word_cost, whichever is lower (_mixed_costs) */
-    if (tried > 1) {
-        Py_ssize_t main = -1;
-        for (Py_ssize_t j = 0; j < tried; j++) {
-            if (ok[j] && (main < 0 || sums[j] < sums[main])) {
-                main = j;
-            }
-        }
-        if (main >= 0) {
-            int64_t mixed = 0;
-            for (int32_t w = 0; w < words; w++) {
-                int64_t best = s->word_cost[main * words + w];
-                for (Py_ssize_t j = 0; j < tried; j++) {
-                    if (ok[j] && s->word_cost[j * words + w] + mix_word_cost < best) {
-                        best = s->word_cost[j * words + w] + mix_word_cost;
-                    }
-                }
-                mixed += best;
-            }
-            if (mixed < sums[main]) {
-                sums[main] = mixed;
-            }
-        }
-    }
-    /* the best language: the cheapest allowed (the first of equals; the first tried when none is) */
+    /* the text's language: the one it reads best in alone (the first of equals; the first tried when no
+     * language may read it) */
     Py_ssize_t best_j = 0;
     for (Py_ssize_t j = 1; j < tried; j++) {
         if (sums[j] < sums[best_j]) {
@@ -311,7 +289,35 @@ score_text(const Tables *t, const TextIn *in, int many, int64_t mix_word_cost, S
         }
     }
     r->lang = top[best_j];
+    /* its cost: the better mix of two, with that language as the main one or with English: per word the
+     * main language, or the cheapest language tried plus mix_word_cost, whichever is lower
+     * (_mixed_costs) */
     r->cost = sums[best_j];
+    if (tried > 1) {
+        int64_t *other = s->word_cost + tried * words; /* [words]: the cheapest reading of each, mixed in */
+        for (int32_t w = 0; w < words; w++) {
+            int64_t best = COST_NONE;
+            for (Py_ssize_t j = 0; j < tried; j++) {
+                if (ok[j] && s->word_cost[j * words + w] < best) {
+                    best = s->word_cost[j * words + w];
+                }
+            }
+            other[w] = best == COST_NONE ? COST_NONE : best + mix_word_cost;
+        }
+        for (Py_ssize_t j = 0; j < tried; j++) {
+            if (!ok[j] || (j != best_j && top[j] != t->english)) {
+                continue;
+            }
+            const int64_t *ws = s->word_cost + j * words;
+            int64_t mixed = 0;
+            for (int32_t w = 0; w < words; w++) {
+                mixed += ws[w] < other[w] ? ws[w] : other[w];
+            }
+            if (mixed < r->cost) {
+                r->cost = mixed;
+            }
+        }
+    }
 
     /* pair penalties (within the text): case flips, script switches, marks between two letters; and the
      * letters among the best language's frequent characters */

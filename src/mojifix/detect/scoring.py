@@ -379,7 +379,7 @@ class Scorer:
             if lacks.any():
                 top[lacks.nonzero()[0], last[lacks]] = en
         top_ok = uni[np.arange(n_seg)[:, None], top] < np.inf
-        sums = np.full((n_seg, k), np.inf)
+        sums = np.full((2, n_seg, k), np.inf)  # plain and mixed costs
         # 2. bigram + refinement, one [K, N] pass per run of consecutive texts scored in K languages
         a = 0
         for b in range(n_seg):
@@ -388,7 +388,7 @@ class Scorer:
             kk = ks[a]
             top_ok[a : b + 1, kk:] = False
             first, end = starts_list[a], starts_list[b] + lens_list[b]
-            sums[a : b + 1, :kk] = self._bigram_costs(
+            sums[:, a : b + 1, :kk] = self._bigram_costs(
                 g[first:end],
                 lens[a : b + 1],
                 starts[a : b + 1] - first,
@@ -396,10 +396,13 @@ class Scorer:
                 top_ok[a : b + 1, :kk],
             )
             a = b + 1
-        sums = np.where(top_ok, sums, np.inf)
-        best_k = sums.argmin(axis=1)
+        plain, mixed = np.where(top_ok, sums, np.inf)
+        # the text's language: the one it reads best in alone (the first of equals); its cost: the
+        # better mix of two, with that language as the main one or with English (_mixed_costs)
+        best_k = plain.argmin(axis=1)
         best_lang = top[np.arange(n_seg), best_k]
-        best_cost = sums[np.arange(n_seg), best_k]
+        main = (top == self.lang_idx["en"]) | (np.arange(k) == best_k[:, None])
+        best_cost = np.where(main, mixed, np.inf).min(axis=1)
         # pair penalties (no pair spans two texts): case flips, script switches and marks inside a
         # word. Case: the model is case-folded, but an upper-case letter right after a lower-case
         # one ("моЯ", "wordКword") is what a Cyrillic/Mac code page mix-up produces
@@ -438,10 +441,10 @@ class Scorer:
     def _bigram_costs(
         self, g: np.ndarray, lens: np.ndarray, starts: np.ndarray, top: np.ndarray, ok: np.ndarray
     ) -> np.ndarray:
-        """[S, K] bigram + refinement cost (quanta) of each text (``g`` concatenated, ``lens`` long,
+        """[2, S, K] bigram + refinement cost (quanta) of each text (``g`` concatenated, ``lens`` long,
         starting at ``starts``) in each of its ``top`` languages (``ok``: those it may be read in), on
-        flat tables with int32 indices. The entry of each text's main language is its *mixed* cost
-        (:func:`_mixed_costs`): words of a second language are scored in it.
+        flat tables with int32 indices: plain, and *mixed* with that language as the main one
+        (:func:`_mixed_costs`: words that read better in another language tried are scored in it).
         """
         lang = np.ascontiguousarray(top.T.astype(np.int32)).repeat(lens, axis=1)  # [K, N]
         idx = g + lang * np.int32(self.n_gids)
@@ -455,9 +458,7 @@ class Scorer:
         tot = self.bigram_q.take(pair).astype(np.int32)  # [K, N]: cost of each character, in quanta
         tot += self.ext_q.take(idx)
         costs = np.add.reduceat(tot, starts, axis=1, dtype=np.int64).T.astype(np.float64)
-        if len(top[0]) > 1:
-            _mixed_costs(costs, tot, g, starts, ok)
-        return costs
+        return np.stack((costs, _mixed_costs(costs, tot, g, starts, ok) if len(top[0]) > 1 else costs))
 
     def code_page_rows(self, names: Sequence[str]) -> np.ndarray:
         """Rows of :attr:`sb_gids` (and of the per-code-page tables) for single-byte ``names``
@@ -507,6 +508,13 @@ class Scorer:
 #: the main language and the best other candidate language minus this cost (about a misread letter's
 #: worth, so junk is not explained away word by word). Chosen on the development sets
 #: (uchardet's files of benchmarks/detect_dev.py and the catalogs' development half, build/detect-devcat).
+#: The main language is the one the text reads best in alone, or English, whichever mix is better:
+#: English notes with a few Korean words read best alone as Korean (each Korean word is dear in
+#: English), and mixing into Korean priced every English word at this cost, while a Chinese misreading
+#: of the same bytes, best alone as English, mixed its few words into Chinese and won at 1.00. Every
+#: language tried as a main one was tried too and dropped: the main can then be picked for the few
+#: words that tell two readings apart (Finnish "ääni" in windows-1252 tied with cp850's Estonian-looking
+#: "õõni", the rest of the page mixed in), one right answer of the catalogs' development half lost.
 MIX_WORD_LOGP = -4.0
 
 
@@ -517,14 +525,14 @@ MIX_WORD_COST = round(-MIX_WORD_LOGP * M.QUANT)
 
 def _mixed_costs(
     costs: np.ndarray, tot: np.ndarray, g: np.ndarray, starts: np.ndarray, ok: np.ndarray
-) -> None:
-    """Replace each text's main entry of ``costs`` [S, K] (its cheapest allowed language) with its mixed
-    cost, in place.
+) -> np.ndarray:
+    """[S, K]: each text's mixed cost with each language of ``costs`` (its plain costs) as its main one.
 
     Words are runs of non-separators (a separator belongs to the word before it; each text starts a
-    word). Per word: the main language's cost, or the cheapest allowed language's cost plus
-    :data:`MIX_WORD_COST`, whichever is lower; summed per text. Never above the main language's
-    plain cost, so the main language stays the text's best.
+    word). Per word and main language: the main language's cost, or the cheapest allowed language's
+    cost plus :data:`MIX_WORD_COST`, whichever is lower; summed per text. Never above a language's
+    plain cost. :meth:`Scorer._counts_reference` takes the better of two mains: the language the
+    text reads best in alone, and English.
     """
     n = tot.shape[1]
     sep = g == M.G_SEP
@@ -533,17 +541,12 @@ def _mixed_costs(
     word_start[starts] = True
     positions = word_start.nonzero()[0]
     ws = np.add.reduceat(tot, positions, axis=1, dtype=np.int64)  # [K, W]
-    main = np.where(ok, costs, np.inf).argmin(axis=1)  # [S]
     first_word = positions.searchsorted(starts)
     text_of_word = np.zeros(len(positions), np.intp)
     text_of_word[first_word[1:]] = 1
     text_of_word = text_of_word.cumsum()
-    ws_ok = np.where(ok.T[:, text_of_word], ws, np.inf)
-    main_w = ws[main[text_of_word], np.arange(len(positions))]
-    best_w = np.minimum(main_w, ws_ok.min(axis=0) + MIX_WORD_COST)
-    mixed = np.add.reduceat(best_w, first_word)
-    rows = np.arange(len(starts))
-    costs[rows, main] = np.minimum(costs[rows, main], mixed)
+    other = np.where(ok.T[:, text_of_word], ws, np.inf).min(axis=0) + MIX_WORD_COST  # [W]
+    return np.minimum(costs, np.add.reduceat(np.minimum(ws, other), first_word, axis=1).T)
 
 
 #: entries kept per memo table of the :class:`Scorer`: distinct candidate tuples seen in practice
