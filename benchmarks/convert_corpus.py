@@ -253,6 +253,24 @@ def details(results: Result, truths: list[Truth], report) -> None:
             )
 
 
+def sweep(seeds: str, texts: str) -> int:
+    """Issue 12's acceptance over many generated trees: the quickest run that still runs ``mojifix
+    convert`` end to end (same options as the study's, fsync off: durability does not change a verdict).
+    Exit status 1 when any seed is not met, so a sweep can gate a change."""
+    first, _, last = seeds.partition("-")
+    failed = 0
+    for seed in range(int(first), int(last or first) + 1):
+        corpus = OUT / "corpus-sweep"
+        shutil.rmtree(corpus, ignore_errors=True)
+        truths = generate(corpus, seed=seed, texts=texts)
+        res, _, report = run_mojifix(corpus, truths, fsync=False, tag="-sweep")
+        line = acceptance(res, truths)
+        failed += line.endswith("NOT met")
+        print(f"seed {seed} ({texts}): {line}", flush=True)
+        details(res, truths, report)
+    return 1 if failed else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--big", action="store_true", help="also time 40,000 files with --workers 2 vs 1")
@@ -266,10 +284,19 @@ def main(argv: list[str] | None = None) -> int:
         help="corpus text: the project's sentences and wordfreq words, or sentences no detector trained on",
     )
     ap.add_argument("--detector", default=None, help="module:function replacing mojifix's detector (testing)")
+    ap.add_argument(
+        "--sweep",
+        metavar="FIRST-LAST",
+        default=None,
+        help="correctness only, no baselines and no timing: mojifix convert (no fsync) of the tree of each "
+        "seed in FIRST-LAST, one acceptance line per seed and every file it got wrong or missed",
+    )
     args = ap.parse_args(argv)
 
     if args.detector:
         DETECTOR["detector"] = args.detector
+    if args.sweep:
+        return sweep(args.sweep, args.texts)
     corpus = OUT / "corpus"
     shutil.rmtree(corpus, ignore_errors=True)
     truths = generate(corpus, seed=args.seed, texts=args.texts)
