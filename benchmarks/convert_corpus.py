@@ -223,11 +223,14 @@ def acceptance(results: Result, truths: list[Truth]) -> str:
     quarantined = [t for t in truths if results[t.path][0] == "quarantined"]
     caught = sum(1 for t in quarantined if not t.clean)
     wrong = sum(1 for t in truths if results[t.path][0] == "written" and results[t.path][1] != t.text)
-    met = right == len(clean) and caught == len(bad) == len(quarantined) and wrong == 0
+    # a tail appended to a pure-ASCII head is one text in the tail's encoding: written with exactly the
+    # true text it is right, not a miss (no reader can see two encodings); counted apart
+    one_text = sum(1 for t in bad if results[t.path][0] == "written" and results[t.path][1] == t.text)
+    met = right == len(clean) and caught + one_text == len(bad) and caught == len(quarantined) and wrong == 0
     return (
-        f"clean files right {right}/{len(clean)}; quarantine recall {caught}/{len(bad)}, precision "
-        f"{caught}/{len(quarantined)}; clean files quarantined {len(quarantined) - caught}; silently wrong "
-        f"{wrong}: {'met' if met else 'NOT met'}"
+        f"clean files right {right}/{len(clean)}; quarantine recall {caught}/{len(bad) - one_text} "
+        f"(+{one_text} with an ASCII head written right), precision {caught}/{len(quarantined)}; clean files "
+        f"quarantined {len(quarantined) - caught}; silently wrong {wrong}: {'met' if met else 'NOT met'}"
     )
 
 
@@ -244,7 +247,9 @@ def details(results: Result, truths: list[Truth], report) -> None:
         status = results[t.path][0]
         r = recs[t.path]
         wrong = status == "written" and results[t.path][1] != t.text
-        missed = (t.clean and status != "written") or (not t.clean and status != "quarantined")
+        missed = (t.clean and status != "written") or (
+            not t.clean and status != "quarantined" and results[t.path][1] != t.text
+        )
         if wrong or missed:
             print(
                 f"  {t.path} truth={t.label}{'+' + t.tail_label if t.tail_label else ''}"
