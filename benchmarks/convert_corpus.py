@@ -20,6 +20,7 @@ and the throughput ratio to the five-level baseline.
     python benchmarks/convert_corpus.py            # the 400-file study
     python benchmarks/convert_corpus.py --seed 12 --texts held-out   # a tree of text no detector trained on
     python benchmarks/convert_corpus.py --big      # + 40,000 files: --workers 2 vs 1
+    python benchmarks/convert_corpus.py --sweep 1-20 --texts held-out   # acceptance per seed, no timing
 """
 
 from __future__ import annotations
