@@ -7,7 +7,9 @@ caught. Both directions are checked end to end through ``examine`` (what ``conve
 
 from __future__ import annotations
 
-from mojifix.convert.mixed import find_split
+from test_verify import fixed
+
+from mojifix.convert.mixed import _first_lines, find_split
 from mojifix.convert.options import Options
 from mojifix.convert.verify import examine
 from mojifix.detect import detect
@@ -96,3 +98,31 @@ def test_windows1252_head_with_gb18030_tail_ending_in_four_byte_characters() -> 
     head_enc, tail_enc, boundary = _mixed(data)
     assert (head_enc, boundary) == ("windows-1252", len(head))
     assert tail_enc in ("GBK", "gb18030")
+
+
+def test_unusual_verdict_on_a_head_with_few_non_ascii_bytes_is_questioned() -> None:
+    """An English windows-1252 head with a handful of "£", "é" and curly quotes (fewer non-ASCII bytes
+    than probe H's first lines need, so they were the whole file) and a GBK tail: a detector that
+    calls the whole file windows-1256 (Arabic) is asked about the first half alone, and the split is
+    then found under windows-1252."""
+    head = "The café charged £3 for “tea” — fair, said Renée.\n" + "The bridge was fine, only rust.\n" * 12
+    tail = "".join(GBK_LINES.splitlines(keepends=True)[:2]).encode("gbk")
+    data = head.encode("cp1252") + tail
+    assert data.decode("cp1252")  # the premise: the tail is valid windows-1252
+    assert _first_lines(data, 0, "windows-1256") == data  # the premise: few non-ASCII bytes
+
+    def detect_(seg: bytes, **kw: object):
+        if seg == data:
+            return fixed(("windows-1256", 1.0))(seg)  # the whole file: an unusual verdict
+        if tail.endswith(seg):
+            return fixed(("GBK", 0.99))(seg)  # lines of the tail alone
+        return fixed(("windows-1252", 0.99))(seg)  # anything holding the head
+
+    v = examine(data, SALVAGE, detect_)
+    assert (v.outcome, v.verification) == ("quarantined", "mixed"), v.reason
+    assert v.mixed is not None
+    assert (v.mixed.head_encoding, v.mixed.tail_encoding, v.mixed.boundary) == (
+        "windows-1252",
+        "GBK",
+        len(head),
+    )

@@ -530,6 +530,16 @@ def _probe_first_half(data: bytes, start: int, head: str, detect: DetectFn) -> S
     if head in _CJK_HEADS:
         first = _sibling_reads_better(seg, head)
     elif head not in _LATIN_HEADS:
+        if len(seg) == len(data) - start:
+            # too few non-ASCII bytes for FIRST_LINES_NON_ASCII (an English head with a few "£", "é"):
+            # the "first lines" are the whole file, which the verdict already read; ask about the
+            # lines of its first half instead (a tail is at most half, PROBE_MAX_FRACTION)
+            half = _line_starts(
+                data, start + 1, start + int((len(data) - start) * PROBE_MAX_FRACTION), head, start
+            )
+            if not half or data[start : half[-1]].isascii():
+                return None
+            seg = data[start : half[-1]]
         det = detect(seg, domain="file")
         top = det.best()
         if (
