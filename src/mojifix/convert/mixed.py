@@ -81,6 +81,9 @@ MIN_JUDGED_NON_ASCII = 3
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff"
 _CJK_GLUED = re.compile(f"[a-z][{_CJK}]|[{_CJK}][a-z]{{2}}")
 _NON_ASCII_RUN = re.compile("[\u0080-\uffff]{3}")
+#: a non-ASCII character followed by a digit, twice in a row: GB18030 four-byte sequences (81-FE,
+#: 30-39, 81-FE, 30-39) read as single bytes ("ƒ6„3" is 83 36 84 33), which nobody writes
+_GB18030_FOUR = re.compile("(?:[\u0080-\uffff][0-9]){2}")
 _CJK_HEADS = frozenset({"GBK", "gb18030", "Big5", "Shift_JIS", "EUC-JP", "EUC-KR"})
 _LATIN_HEADS = frozenset(
     {"windows-1252", "windows-1250", "windows-1254", "windows-1257", "ISO-8859-2", "ISO-8859-15", "macintosh"}
@@ -234,6 +237,27 @@ def _head_encoding(data: bytes, start: int, b: int, head: str, detect: DetectFn)
     return head
 
 
+def _split_reads_better(data: bytes, lo: int, b: int, hi: int, single: str, parts: tuple[str, str]) -> bool:
+    """True when ``data[lo:hi]`` read as two parts split at ``b`` (encodings ``parts``) reads better as
+    text than read whole in ``single``, or ``single`` does not decode it: the check that a UTF-8 part
+    found by its byte pattern is UTF-8 *text*.
+
+    GBK pairs with a C2-DF lead and an 80-BF trail are valid two-byte UTF-8 ("系一直" is CF B5 D2 BB
+    D6 B1, "ϵһֱ" as UTF-8), so a few multi-byte sequences at either end of a GBK file can be a
+    coincidence; the split reading of the line(s) around the boundary must then score better
+    (mojifix.detect.score_text) than the one-encoding reading of the same bytes, or nothing shows a
+    second encoding. The bytes are whole lines (``lo``, ``hi``), so that a boundary inside a character
+    of ``single`` is judged with that character whole."""
+    whole = try_decode(data[lo:hi], single)
+    if whole is None:
+        return True
+    first, second = try_decode(data[lo:b], parts[0]), try_decode(data[b:hi], parts[1])
+    if first is None or second is None:
+        return False  # a boundary inside a character of one part: no reading at all
+    split_score, whole_score = _scores(first + second, whole)
+    return split_score > whole_score
+
+
 def _probe_utf8_tail(data: bytes, start: int, head: str, detect: DetectFn, span: _Span) -> Split | None:
     """Probe A."""
     if head == "UTF-8":
@@ -259,6 +283,10 @@ def _probe_utf8_tail(data: bytes, start: int, head: str, detect: DetectFn, span:
             b = starts[-1]
         elif later and _multibyte_count(data[later[0] :]) >= MIN_UTF8_SEQUENCES:
             b = later[0]  # the head's last bytes happened to form valid UTF-8
+    if head not in _UTF16:
+        lo = data.rfind(b"\n", start, b) + 1 or start
+        if not _split_reads_better(data, max(lo, start), b, len(data), head, (head, "UTF-8")):
+            return None
     head_enc = _head_encoding(data, start, b, head, detect)
     return Split(
         b,
@@ -289,6 +317,9 @@ def _probe_utf8_head(data: bytes, start: int, head: str, detect: DetectFn, span:
         return None
     tail_enc = _tail_encoding(data, b, "UTF-8", detect)
     if tail_enc is None:
+        return None
+    hi = data.find(b"\n", b) + 1 or len(data)
+    if tail_enc not in _UTF16 and not _split_reads_better(data, start, b, hi, tail_enc, ("UTF-8", tail_enc)):
         return None
     return Split(
         b,
@@ -382,12 +413,13 @@ def _suspicious(text: str, head: str) -> bool:
 
     CJK heads: an ideograph or Hangul glued to lowercase ASCII letters ("ma帽ana", "Env韊" are
     ñ/í of windows-1252 or UTF-8 read as GBK). Latin heads: three non-ASCII characters in a row
-    ("ÕâÀï" is GBK read as windows-1252); real Latin-script text rarely has more than two.
+    ("ÕâÀï" is GBK read as windows-1252); real Latin-script text rarely has more than two; or
+    GB18030's four-byte sequences in that reading ("ƒ6„3").
     """
     if head in _CJK_HEADS:
         return _CJK_GLUED.search(text) is not None
     if head in _LATIN_HEADS:
-        return _NON_ASCII_RUN.search(text) is not None
+        return _NON_ASCII_RUN.search(text) is not None or _GB18030_FOUR.search(text) is not None
     return False
 
 
@@ -414,7 +446,7 @@ def _probe_tail(data: bytes, start: int, head: str, detect: DetectFn) -> Split |
     lines = _tail_lines(data, start, head)
     if not lines:
         return None
-    b = None
+    run: list[int] = []  # offsets of the suspicious lines, last first
     for offset, line in lines:  # last first: the suspicious run must reach the end of the file
         text = try_decode(line, head)
         if (
@@ -425,18 +457,49 @@ def _probe_tail(data: bytes, start: int, head: str, detect: DetectFn) -> Split |
             continue  # too short to judge either way
         if text is None or not _suspicious(text, head):
             break
-        b = offset
-    if b is None and head in _CJK_HEADS and len(lines) >= 2:
+        run.append(offset)
+    if not run and head in _CJK_HEADS:
         # CJK tail after a CJK head (Big5 after GBK...): no Latin letters to give it away; the last
-        # line reads much worse than the line before it.
-        last, before = try_decode(lines[0][1], head), try_decode(lines[-1][1], head)
+        # line reads much worse than the line before it, or, when the tail holds all the lines
+        # examined, reads far better as a sibling CJK encoding than as the verdict (probe H's test).
+        last = try_decode(lines[0][1], head)
+        before = try_decode(lines[-1][1], head) if len(lines) >= 2 else None
         if last and before:
             last_score, before_score = _scores(last, before)
             if last_score < before_score - SCORE_DROP:
-                b = lines[0][0]
-    if b is None:
+                run.append(lines[0][0])
+        if not run and _sibling_reads_better(lines[0][1], head) is not None:
+            run.append(lines[0][0])
+    # the longest suspicious run first; then its last line alone, since a head line can look
+    # suspicious too (English words glued to Chinese ones) and then the detector, asked about head and
+    # tail together, is not sure of either; refinement moves the boundary back from there
+    for b in dict.fromkeys((run[-1], run[0]) if run else ()):
+        split = _confirm_tail(data, start, head, b, detect)
+        if split is not None:
+            return split
+    return None
+
+
+def _sibling_reads_better(seg: bytes, head: str) -> str | None:
+    """The CJK encoding other than ``head`` in which ``seg`` reads far better as text, or None.
+
+    Only asked when ``seg`` reads badly (below SUSPECT_SCORE) as ``head``: Big5 bytes that also decode
+    as GBK read as gibberish there, and the other way round (see SIBLING_MARGIN)."""
+    own = try_decode(seg, head)
+    if own is None:
         return None
-    return _confirm_tail(data, start, head, b, detect)
+    (own_score,) = _scores(own)
+    if own_score >= SUSPECT_SCORE:
+        return None  # reads like real text: no reason to question the verdict
+    alts = [
+        (alt, text)
+        for alt in _CJK_HEADS
+        if not same_decoder(alt, head) and (text := try_decode(seg, alt)) is not None
+    ]
+    for (alt, _), alt_score in zip(alts, _scores(*(t for _, t in alts)), strict=True):
+        if alt_score > own_score + SIBLING_MARGIN:
+            return alt
+    return None
 
 
 def _first_lines(data: bytes, start: int, head: str) -> bytes:
@@ -465,22 +528,18 @@ def _probe_first_half(data: bytes, start: int, head: str, detect: DetectFn) -> S
         return None
     first = None
     if head in _CJK_HEADS:
-        own = try_decode(seg, head)
-        if own is None:
-            return None
-        (own_score,) = _scores(own)
-        if own_score >= SUSPECT_SCORE:
-            return None  # reads like real text: no reason to question the verdict
-        alts = [
-            (alt, text)
-            for alt in _CJK_HEADS
-            if not same_decoder(alt, head) and (text := try_decode(seg, alt)) is not None
-        ]
-        for (alt, _), alt_score in zip(alts, _scores(*(t for _, t in alts)), strict=True):
-            if alt_score > own_score + SIBLING_MARGIN:
-                first = alt
-                break
+        first = _sibling_reads_better(seg, head)
     elif head not in _LATIN_HEADS:
+        if len(seg) == len(data) - start:
+            # too few non-ASCII bytes for FIRST_LINES_NON_ASCII (an English head with a few "£", "é"):
+            # the "first lines" are the whole file, which the verdict already read; ask about the
+            # lines of its first half instead (a tail is at most half, PROBE_MAX_FRACTION)
+            half = _line_starts(
+                data, start + 1, start + int((len(data) - start) * PROBE_MAX_FRACTION), head, start
+            )
+            if not half or data[start : half[-1]].isascii():
+                return None
+            seg = data[start : half[-1]]
         det = detect(seg, domain="file")
         top = det.best()
         if (
