@@ -218,7 +218,7 @@ def test_readings_with_c1_controls_are_no_readings() -> None:
     body = "L’œuf".encode("cp1252")
     declared = E.lookup("utf-8")
     assert declared is not None
-    names = {enc.name for enc, _ in E._single_byte_readings(body, declared, body)}
+    names = {enc.name for enc, _, _ in E._single_byte_readings(body, declared, body)[1]}
     assert "windows-1252" in names
     assert not any(name.startswith("ISO-8859") for name in names)
 
@@ -269,3 +269,57 @@ def test_a_chosen_label_is_not_overturned_on_the_words_alone() -> None:
         body = _page(text).encode("cp1251")
         result = decode_html(body, "text/html; charset=windows-1251", trust="evidence")
         assert result == decode_html(body, "text/html; charset=windows-1251"), text
+
+
+def test_equal_readings_are_one_and_name_every_encoding_that_gives_them() -> None:
+    # "Šta" uses only 0x8A, where windows-1250 and windows-1252 agree (Š); the declared windows-1250
+    # reading gathers every encoding that reads these bytes as it does, and no other reading repeats it.
+    body = "Šta".encode("cp1250")
+    declared = E.lookup("windows-1250")
+    assert declared is not None
+    declared_names, readings = E._single_byte_readings(body, declared, body)
+    assert declared_names[0] == "windows-1250" and "windows-1252" in declared_names
+    assert all(text != "Šta" for _, text, _ in readings)
+    for enc, text, names in readings:
+        assert enc.name == names[0] and all(E.lookup(n).decode(body) == text for n in names)  # type: ignore[union-attr]
+
+
+def test_a_reading_is_scored_in_the_languages_its_encoding_serves() -> None:
+    # ISO-8859-10 has no ñ (it has ņ there): its reading of a Spanish page is no Spanish text, and scored
+    # as Spanish anyway it came within 0.1 nat of the true reading on uchardet's Spanish ISO-8859-15 page.
+    words = "según Cataluņa señora"
+    assert E._nats(words, ("ISO-8859-10",)) < E._nats(words, None) - 5
+    assert E._nats(words, ("ISO-8859-10", "windows-1252")) == E._nats(words, ("windows-1252",))
+
+
+def test_marks_of_the_wrong_code_page_dismiss_a_rival() -> None:
+    # a symbol between letters where the chosen reading has none (ISO-8859-13's ¾ for ISO-8859-10's ū)
+    assert E._mojibake_of("Pranc¾zija", "Prancūzija")
+    assert not E._mojibake_of("Prancžzija", "Prancūzija")  # a letter for a letter: a rival
+    assert not E._mojibake_of("a×b", "a×c")  # the symbol is the text's own: both have it
+    # the generic currency sign where the other reading has the euro sign, in any context
+    assert E._mojibake_of("(¤)", "(€)") and E._mojibake_of("20 ¤", "20 €")
+    assert not E._mojibake_of("(¤)", "(Ī)") and not E._mojibake_of("(€)", "(¤)")
+
+
+SPANISH_EURO = "El piso en Cataluña cuesta 2.000 €/m², según la tasación de la señora Muñoz."
+
+
+@pytest.mark.parametrize("label", ["windows-1252", "iso-8859-1", "utf-8"])
+def test_an_iso_8859_15_page_with_the_euro_sign_gives_the_true_text(label: str) -> None:
+    # Under windows-1252 the declared reading differs only by ¤ for € (3 nats, below MIN_DECLARED_LOSS):
+    # the currency sign is the proof; under UTF-8 the decoder errors are, and the rivals must still lose.
+    body = _page(SPANISH_EURO).encode("iso8859_15")
+    result = decode_html(body, f"text/html; charset={label}", trust="evidence")
+    assert SPANISH_EURO in result.text and result.encoding == "ISO-8859-15"
+    assert result.warnings[-1].code == "declaration-overridden"
+    right = decode_html(body, "text/html; charset=iso-8859-15", trust="evidence")
+    assert right == decode_html(body, "text/html; charset=iso-8859-15")
+
+
+def test_a_windows_1252_page_without_the_currency_sign_keeps_its_label() -> None:
+    # The same text with its euro sign in windows-1252 (0x80): no ¤ anywhere, nothing to prove.
+    body = _page(SPANISH_EURO).encode("cp1252")
+    for label in ("windows-1252", "iso-8859-1"):
+        result = decode_html(body, f"text/html; charset={label}", trust="evidence")
+        assert result.source == "transport" and SPANISH_EURO in result.text

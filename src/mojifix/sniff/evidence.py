@@ -172,6 +172,9 @@ _WORD_BYTES = re.compile(rb"[^\x00-\x20<>]*[\x80-\xff][^\x00-\x20<>]*")
 #: The standard's single-byte encodings, in its order (one character per byte).
 _SINGLE_BYTE = tuple(name for name, group in ENCODINGS if group == "Legacy single-byte encodings")
 _SINGLE_BYTE_SET = frozenset(_SINGLE_BYTE)
+#: Encodings the language model knows under another name: ISO-8859-8-I is ISO-8859-8's characters in
+#: logical order, so it writes the same languages.
+_SCORED_AS = {"ISO-8859-8-I": "ISO-8859-8"}
 #: ISO-2022-JP's switch into JIS X 0208 (its two double-byte sets), ``ESC $ @`` or ``ESC $ B``.
 _ISO_2022_JP_SWITCH = re.compile(rb"\x1b\$[@B]")
 #: A symbol, a currency sign, "other" punctuation (``¿``, ``§``, but not the apostrophes and acute
@@ -188,6 +191,11 @@ _SYMBOL_IN_WORD = re.compile(
 )
 #: A C1 control character (U+0080-U+009F).
 _C1_CONTROL = re.compile("[\x80-\x9f]")
+#: U+00A4, the generic currency sign: the ISO 8859 placeholder that ISO-8859-15 (and ISO-8859-7's 2003
+#: edition) replaced at 0xA4 by the euro sign, and that written text does not use (none of the development
+#: sets' 842 documents holds one; where installed files have it, it is itself mojibake, Mac OS Roman's § read
+#: as Latin-1). A reading that has it where another has ``€`` is that one's wrong code page.
+_CURRENCY_SIGN, _EURO_SIGN = "\u00a4", "\u20ac"
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,6 +325,7 @@ class _Reading:
     confidence: float | None = None  # the detector's, when the detector chose it
     rival_margin: float | None = None  # nats over the closest other reading, when it was compared
     rival: str | None = None
+    encodings: tuple[str, ...] = ()  # every single-byte encoding that gives this text
 
 
 def _detector_reading(detection: Any, declared: Encoding, body: bytes) -> _Reading | None:
@@ -356,7 +365,7 @@ def _words(body: bytes) -> bytes:
     return b" ".join(words)
 
 
-def _nats(words: str) -> float:
+def _nats(words: str, encodings: tuple[str, ...] | None = None) -> float:
     """Total log-likelihood (nats) of a reading's non-ASCII words, in its best language.
 
     Readings of the same bytes have the same words at the same places, so their totals compare
@@ -364,11 +373,16 @@ def _nats(words: str) -> float:
     they read apart are worth, each reading scored in the language it reads as as a whole (a word is not
     rescored alone, where ``tamaņo`` would pass as Latvian).
     """
-    return _score(words)[1] * len(words) if words else 0.0
+    if not words:
+        return 0.0
+    return float(import_module("mojifix.detect.scoring").get_scorer().score(words, encodings).loglik)
 
 
-def _single_byte_readings(body: bytes, declared: Encoding, words: bytes) -> list[tuple[Encoding, str]]:
-    """Every distinct clean single-byte reading of ``body`` but the declared one: (encoding, its words).
+def _single_byte_readings(
+    body: bytes, declared: Encoding, words: bytes
+) -> tuple[tuple[str, ...], list[tuple[Encoding, str, tuple[str, ...]]]]:
+    """Every distinct clean single-byte reading of ``body`` but the declared one: (encoding, its words,
+    every encoding that gives them), and the encodings that give the declared reading.
 
     Encodings that give the same text for these bytes (windows-1250 and ISO-8859-2 over text that uses
     none of the bytes where they differ) are one reading: the text is what matters, not the label; one
@@ -379,39 +393,74 @@ def _single_byte_readings(body: bytes, declared: Encoding, words: bytes) -> list
     byte values present: those are decoded alone, once per encoding, not the whole body.
     """
     present = bytes(sorted(frozenset(body.translate(None, _ASCII_BYTES))))
-    seen = (
-        {declared.decode(present, errors="replace", bom="ignore")}
+    declared_table = (
+        declared.decode(present, errors="replace", bom="ignore")
         if declared.name in _SINGLE_BYTE_SET
-        else set()
+        else None
     )
-    out = []
+    groups: dict[str, list[str]] = {}
+    declared_group = [_SCORED_AS.get(declared.name, declared.name)]
     for name in _SINGLE_BYTE:
         enc = lookup(name)
         assert enc is not None
         table = enc.decode(present, errors="replace", bom="ignore")
-        if table in seen or "\ufffd" in table or _C1_CONTROL.search(table):
+        if table == declared_table:
+            declared_group.append(_SCORED_AS.get(name, name))
             continue
-        seen.add(table)
-        out.append((enc, enc.decode(words, errors="replace", bom="ignore")))
-    return out
+        if "\ufffd" in table or _C1_CONTROL.search(table):
+            continue
+        groups.setdefault(table, []).append(name)
+    out = []
+    for names in groups.values():
+        enc = lookup(names[0])
+        assert enc is not None
+        out.append(
+            (
+                enc,
+                enc.decode(words, errors="replace", bom="ignore"),
+                tuple(_SCORED_AS.get(n, n) for n in names),
+            )
+        )
+    return tuple(dict.fromkeys(declared_group)), out
+
+
+def _mojibake_of(words: str, chosen: str) -> bool:
+    """Whether the reading ``words`` bears a mark of the wrong code page where ``chosen`` (the same bytes
+    read another way, one character per byte) bears none: a symbol between two letters
+    (:data:`_SYMBOL_IN_WORD`, ``ju¾noj`` for ``južnoj``), or the currency sign ``¤`` where ``chosen`` has
+    the euro sign (``(¤)`` for ``(€)``).
+
+    These are the marks for which a chosen reading is itself turned down (a symbol in a word) or which
+    written text does not hold (``¤``), so a reading that has them is no rival to one that does not: the
+    text the two dispute cannot be it. The marks are looked for in ``words`` only where the two differ
+    (a symbol both share is the text's own); ``chosen`` must be free of them (it is checked for them
+    before any override).
+    """
+    if _SYMBOL_IN_WORD.search(words) and not _SYMBOL_IN_WORD.search(chosen):
+        return True
+    if _CURRENCY_SIGN not in words or _EURO_SIGN not in chosen:
+        return False
+    return any(a == _CURRENCY_SIGN and b == _EURO_SIGN for a, b in zip(words, chosen, strict=True))
 
 
 def _best_single_byte(body: bytes, declared: Encoding, words: bytes) -> _Reading | None:
     """The single-byte reading whose non-ASCII words read best, with its margin over the closest rival.
 
     Every other clean single-byte reading gives a different text (equal ones were merged) and is a
-    rival; the margin is what the best one's words are worth over the closest rival's, in nats.
-    ``text`` of the result holds the reading's words only.
+    rival, unless it bears a mark of the wrong code page where the best one bears none
+    (:func:`_mojibake_of`); the margin is what the best one's words are worth over the closest rival's,
+    in nats. ``text`` of the result holds the reading's words only.
     """
-    readings = _single_byte_readings(body, declared, words)
+    _, readings = _single_byte_readings(body, declared, words)
     if not readings:
         return None
-    totals = sorted(((_nats(text), i) for i, (_, text) in enumerate(readings)), reverse=True)
-    best, best_words = readings[totals[0][1]]
-    if len(totals) == 1:
-        return _Reading(best, best_words, None, float("inf"), None)
-    margin = totals[0][0] - totals[1][0]
-    return _Reading(best, best_words, None, margin, readings[totals[1][1]][0].name)
+    totals = sorted(((_nats(text, names), i) for i, (_, text, names) in enumerate(readings)), reverse=True)
+    best, best_words, best_names = readings[totals[0][1]]
+    rivals = [(total, i) for total, i in totals[1:] if not _mojibake_of(readings[i][1], best_words)]
+    if not rivals:
+        return _Reading(best, best_words, None, float("inf"), None, best_names)
+    margin = totals[0][0] - rivals[0][0]
+    return _Reading(best, best_words, None, margin, readings[rivals[0][1]][0].name, best_names)
 
 
 def _choose(body: bytes, declared: Encoding, detection: Any, words: bytes) -> _Reading | None:
@@ -437,7 +486,7 @@ def _choose(body: bytes, declared: Encoding, detection: Any, words: bytes) -> _R
     if (best.rival_margin or 0.0) < MIN_RIVAL_NATS:
         return None  # not even when the detector is near-certain: it reads with the same model
     # The same text: name it as the detector does (its priors prefer windows-1250 to ISO-8859-2).
-    return _Reading(top.encoding, top.text, top.confidence, best.rival_margin, best.rival)
+    return _Reading(top.encoding, top.text, top.confidence, best.rival_margin, best.rival, best.encodings)
 
 
 def _score(text: str) -> tuple[str | None, float]:
@@ -523,8 +572,10 @@ def prove_mislabel(
         return None
     if declared.name in _DEFAULT_LABEL and chosen_words is not None:
         # Word by word: what the declaration gets wrong, in nats over the words the two read apart.
-        loss = _nats(chosen_words) - _nats(declared.decode(words, errors="replace", bom="ignore"))
-        if loss < MIN_DECLARED_LOSS:
+        declared_words = declared.decode(words, errors="replace", bom="ignore")
+        declared_names = _single_byte_readings(body, declared, words)[0]
+        loss = _nats(chosen_words, chosen.encodings) - _nats(declared_words, declared_names)
+        if loss < MIN_DECLARED_LOSS and not _mojibake_of(declared_words, chosen_words):
             return None
         details["declared_loss"] = round(loss, 1)
         return Proof("reads-as-other-text", chosen.encoding, details, chosen.text)
