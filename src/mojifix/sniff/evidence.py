@@ -130,8 +130,7 @@ MIN_RIVAL_NATS = 11.0
 #: labels never lost by 5 to a reading that also passed the rival margin (0 false overrides over 13,394
 #: right one-line pages and 842 documents), while true readings of mislabeled documents win by 0.2 to
 #: thousands, below 5 on two of the 334 with a single-byte label. 5 nats = 150:1.
-#: Not re-tuned in the second pass (same sets, 0 false overrides); the one exception to it is ``¤`` read where
-#: the chosen reading has ``€`` (:func:`_euro_as_currency_sign`), which needs no margin.
+#: Not re-tuned in the second pass (same sets, 0 false overrides).
 MIN_DECLARED_LOSS = 5.0
 
 #: Single-byte readings are compared on at most this many bytes of their non-ASCII words (the first ones).
@@ -198,11 +197,6 @@ _SYMBOL_IN_WORD = re.compile(
 )
 #: A C1 control character (U+0080-U+009F).
 _C1_CONTROL = re.compile("[\x80-\x9f]")
-#: U+00A4, the generic currency sign: the ISO 8859 placeholder that ISO-8859-15 (and ISO-8859-7's 2003
-#: edition) replaced at 0xA4 by the euro sign, and that written text does not use (none of the development
-#: sets' 842 documents holds one; where installed files have it, it is itself mojibake, Mac OS Roman's § read
-#: as Latin-1). A reading that has it where another has ``€`` is that one's wrong code page.
-_CURRENCY_SIGN, _EURO_SIGN = "\u00a4", "\u20ac"
 
 
 @dataclass(frozen=True, slots=True)
@@ -440,27 +434,16 @@ def _single_byte_readings(
     return out
 
 
-def _euro_as_currency_sign(words: str, chosen: str) -> bool:
-    """Whether the reading ``words`` has the currency sign ``¤`` where ``chosen`` (the same bytes read
-    another way, one character per byte) has the euro sign: ``(¤)`` for ``(€)``, an ISO-8859-15 page read
-    in a code page of the time before the euro (:data:`_CURRENCY_SIGN`)."""
-    if _CURRENCY_SIGN not in words or _EURO_SIGN not in chosen:
-        return False
-    return any(a == _CURRENCY_SIGN and b == _EURO_SIGN for a, b in zip(words, chosen, strict=True))
-
-
 def _mojibake_of(words: str, chosen: str) -> bool:
-    """Whether the reading ``words`` bears a mark of the wrong code page where ``chosen`` (the same bytes
-    read another way) bears none: a symbol between two letters (:data:`_SYMBOL_IN_WORD`, ``ju¾noj`` for
-    ``južnoj``), or ``¤`` where ``chosen`` has ``€`` (:func:`_euro_as_currency_sign`).
+    """Whether the reading ``words`` has a symbol between two letters (:data:`_SYMBOL_IN_WORD`, ISO-8859-13's
+    ``Pranc¾zija`` for ISO-8859-10's ``Prancūzija``) where ``chosen``, the same bytes read another way, has
+    none.
 
-    A chosen reading is itself turned down for a symbol in a word, and written text does not hold ``¤``,
-    so a reading that has these marks is no rival to one that does not: the text the two dispute cannot
-    be it. ``chosen`` must be free of them (it is checked for them before any override).
+    A chosen reading with such a symbol is turned down itself (the mark of the wrong code page), so a rival
+    with one where the chosen reading has a letter is a reading that could never be chosen: it no longer
+    holds the margin down. ``chosen`` is checked for the mark before any override.
     """
-    if _SYMBOL_IN_WORD.search(words) and not _SYMBOL_IN_WORD.search(chosen):
-        return True
-    return _euro_as_currency_sign(words, chosen)
+    return bool(_SYMBOL_IN_WORD.search(words)) and not _SYMBOL_IN_WORD.search(chosen)
 
 
 def _best_single_byte(body: bytes, declared: Encoding, words: bytes) -> _Reading | None:
@@ -595,9 +578,7 @@ def prove_mislabel(
         declared_words = declared.decode(words, errors="replace", bom="ignore")
         declared_names = _single_byte_groups(body, declared)[0]
         loss = _nats(chosen_words, chosen.encodings) - _nats(declared_words, declared_names)
-        # ¤ where the chosen reading has €: the declared code page predates the euro, and written text
-        # does not hold ¤ (no right page of the development sets has one), so this alone is proof.
-        if loss < MIN_DECLARED_LOSS and not _euro_as_currency_sign(declared_words, chosen_words):
+        if loss < MIN_DECLARED_LOSS:
             return None
         details["declared_loss"] = round(loss, 1)
         return Proof("reads-as-other-text", chosen.encoding, details, chosen.text)
