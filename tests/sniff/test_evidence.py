@@ -330,3 +330,16 @@ def test_a_currency_sign_in_the_true_text_is_kept() -> None:
     assert right.source == "transport" and CURRENCY_SIGN_TEXT in right.text
     wrong = decode_html(body, "text/html; charset=utf-8", trust="evidence")
     assert wrong.source != "evidence" or CURRENCY_SIGN_TEXT in wrong.text
+
+
+def test_the_margin_is_over_the_closest_rival_that_could_be_chosen() -> None:
+    # "Prancūzija olandų" in ISO-8859-10: ISO-8859-13 reads "Pranc¾zija olandł" (a symbol inside a word, so
+    # never chosen itself) and scores closest; the margin is taken over the next rival, ISO-8859-4's letters.
+    body = "Prancūzija olandų".encode("iso8859_10")
+    declared = E.lookup("windows-1252")
+    assert declared is not None
+    best = E._best_single_byte(body, declared, E._words(body))
+    assert best is not None and best.encoding.name == "ISO-8859-10"
+    assert best.rival == "ISO-8859-4" and best.rival_margin is not None
+    iso_8859_13 = E._nats("Pranc¾zija olandł", ("ISO-8859-13",))
+    assert best.rival_margin > E._nats(best.text, best.encodings) - iso_8859_13
