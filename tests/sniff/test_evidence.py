@@ -343,3 +343,15 @@ def test_the_margin_is_over_the_closest_rival_that_could_be_chosen() -> None:
     assert best.rival == "ISO-8859-4" and best.rival_margin is not None
     iso_8859_13 = E._nats("Pranc¾zija olandł", ("ISO-8859-13",))
     assert best.rival_margin > E._nats(best.text, best.encodings) - iso_8859_13
+
+
+@pytest.mark.parametrize("label", ["windows-1252", "utf-8"])
+def test_an_iso_8859_7_page_is_not_held_back_by_windows_1253s_pilcrow(label: str) -> None:
+    # ISO-8859-7's Ά is 0xB6, the pilcrow in windows-1253: "¶λλοι" joins to a word a symbol text never
+    # joins to one, so that reading is no rival (without the rule it stays 7.8 nats close and holds the page).
+    text = "Άλλοι ήρθαν νωρίς και άλλοι αργά στη γιορτή του χωριού."
+    body = _page(text).encode("iso8859_7")
+    result = decode_html(body, f"text/html; charset={label}", trust="evidence")
+    assert text in result.text and result.encoding == "ISO-8859-7"
+    assert E._wrong_code_page_mark("¶λλοι") and E._wrong_code_page_mark("΅λλοι")
+    assert not E._wrong_code_page_mark("17 U.S.C. ¤ 101") and not E._wrong_code_page_mark("§ 5 ¶ 2")
