@@ -218,7 +218,7 @@ def test_readings_with_c1_controls_are_no_readings() -> None:
     body = "L’œuf".encode("cp1252")
     declared = E.lookup("utf-8")
     assert declared is not None
-    names = {enc.name for enc, _ in E._single_byte_readings(body, declared, body)}
+    names = {enc.name for enc, _, _ in E._single_byte_readings(body, declared, body)}
     assert "windows-1252" in names
     assert not any(name.startswith("ISO-8859") for name in names)
 
@@ -269,3 +269,89 @@ def test_a_chosen_label_is_not_overturned_on_the_words_alone() -> None:
         body = _page(text).encode("cp1251")
         result = decode_html(body, "text/html; charset=windows-1251", trust="evidence")
         assert result == decode_html(body, "text/html; charset=windows-1251"), text
+
+
+def test_equal_readings_are_one_and_name_every_encoding_that_gives_them() -> None:
+    # "Šta" uses only 0x8A, where windows-1250 and windows-1252 agree (Š); the declared windows-1250
+    # reading gathers every encoding that reads these bytes as it does, and no other reading repeats it.
+    body = "Šta".encode("cp1250")
+    declared = E.lookup("windows-1250")
+    assert declared is not None
+    declared_names, groups = E._single_byte_groups(body, declared)
+    assert declared_names[0] == "windows-1250" and "windows-1252" in declared_names
+    assert all("windows-1252" not in names for names in groups)
+    for enc, text, names in E._single_byte_readings(body, declared, body):
+        assert text != "Šta" and enc.name == names[0]
+        assert all(E.lookup(name).decode(body) == text for name in names)  # type: ignore[union-attr]
+
+
+def test_a_reading_is_scored_in_the_languages_its_encoding_serves() -> None:
+    # ISO-8859-10 has no ñ (it has ņ there): its reading of a Spanish page is no Spanish text, and scored
+    # as Spanish anyway it came within 0.1 nat of the true reading on uchardet's Spanish ISO-8859-15 page.
+    words = "según Cataluņa señora"
+    assert E._nats(words, ("ISO-8859-10",)) < E._nats(words, None) - 5
+    assert E._nats(words, ("ISO-8859-10", "windows-1252")) == E._nats(words, ("windows-1252",))
+
+
+def test_a_symbol_inside_a_word_dismisses_a_rival() -> None:
+    # a symbol between letters where the chosen reading has none (ISO-8859-13's ¾ for ISO-8859-10's ū)
+    assert E._mojibake_of("Pranc¾zija", "Prancūzija")
+    assert not E._mojibake_of("Prancžzija", "Prancūzija")  # a letter for a letter: a rival
+    assert not E._mojibake_of("a×b", "a×c")  # the symbol is the text's own: both have it
+
+
+SPANISH_EURO = "El piso en Cataluña cuesta 2.000 €/m², según la tasación de la señora Muñoz."
+
+
+@pytest.mark.parametrize("label", ["utf-8", "windows-1252"])
+def test_the_euro_sign_alone_is_no_proof(label: str) -> None:
+    # The only byte where ISO-8859-15 and windows-1252 (and ISO-8859-3) read this page apart is 0xA4: € or ¤.
+    # One symbol's worth (3 nats) proves nothing, and ¤ does occur in real text (below): the label stands.
+    body = _page(SPANISH_EURO).encode("iso8859_15")
+    result = decode_html(body, f"text/html; charset={label}", trust="evidence")
+    assert result == decode_html(body, f"text/html; charset={label}")
+    right = decode_html(body, "text/html; charset=iso-8859-15", trust="evidence")
+    assert right == decode_html(body, "text/html; charset=iso-8859-15")
+
+
+# Lines of an installed copyright file (Debian's libgirepository): "¤" there is itself mojibake (Mac OS
+# Roman's § read as Latin-1), next to digits, in text that windows-1252 writes.
+CURRENCY_SIGN_TEXT = (
+    "2006 Johann C. Rocholl\n2007-2008 Jürg Billeter\n1997 Sandro Sigala\n2007 Jürg Billeter\n"
+    "the provisions of the U.S. Copyright Act, 17 U.S.C. ¤ 101 et seq., the equivalent"
+)
+
+
+def test_a_currency_sign_in_the_true_text_is_kept() -> None:
+    # "¤ where another reading has €" was tried as proof of ISO-8859-15: it overrode this right windows-1252
+    # page, and gave "€ 101" for it under a UTF-8 label. Neither may happen.
+    body = _page(CURRENCY_SIGN_TEXT).encode("cp1252")
+    right = decode_html(body, "text/html; charset=windows-1252", trust="evidence")
+    assert right.source == "transport" and CURRENCY_SIGN_TEXT in right.text
+    wrong = decode_html(body, "text/html; charset=utf-8", trust="evidence")
+    assert wrong.source != "evidence" or CURRENCY_SIGN_TEXT in wrong.text
+
+
+def test_the_margin_is_over_the_closest_rival_that_could_be_chosen() -> None:
+    # "Prancūzija olandų" in ISO-8859-10: ISO-8859-13 reads "Pranc¾zija olandł" (a symbol inside a word, so
+    # never chosen itself) and scores closest; the margin is taken over the next rival, ISO-8859-4's letters.
+    body = "Prancūzija olandų".encode("iso8859_10")
+    declared = E.lookup("windows-1252")
+    assert declared is not None
+    best = E._best_single_byte(body, declared, E._words(body))
+    assert best is not None and best.encoding.name == "ISO-8859-10"
+    assert best.rival == "ISO-8859-4" and best.rival_margin is not None
+    iso_8859_13 = E._nats("Pranc¾zija olandł", ("ISO-8859-13",))
+    assert best.rival_margin > E._nats(best.text, best.encodings) - iso_8859_13
+
+
+@pytest.mark.parametrize("label", ["windows-1252", "utf-8"])
+def test_an_iso_8859_7_page_is_not_held_back_by_windows_1253s_pilcrow(label: str) -> None:
+    # ISO-8859-7's Ά is 0xB6, the pilcrow in windows-1253: "¶λλοι" joins to a word a symbol text never
+    # joins to one, so that reading is no rival (without the rule it stays 7.8 nats close and holds the page).
+    text = "Άλλοι ήρθαν νωρίς και άλλοι αργά στη γιορτή του χωριού."
+    body = _page(text).encode("iso8859_7")
+    result = decode_html(body, f"text/html; charset={label}", trust="evidence")
+    assert text in result.text and result.encoding == "ISO-8859-7"
+    assert E._wrong_code_page_mark("¶λλοι") and E._wrong_code_page_mark("΅λλοι")
+    assert not E._wrong_code_page_mark("17 U.S.C. ¤ 101") and not E._wrong_code_page_mark("§ 5 ¶ 2")
