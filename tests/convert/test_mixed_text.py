@@ -7,6 +7,7 @@ caught. Both directions are checked end to end through ``examine`` (what ``conve
 
 from __future__ import annotations
 
+import pytest
 from test_verify import fixed
 
 from mojifix.convert.mixed import _first_lines, find_split
@@ -126,3 +127,44 @@ def test_unusual_verdict_on_a_head_with_few_non_ascii_bytes_is_questioned() -> N
         "GBK",
         len(head),
     )
+
+
+#: French lines (written for this test) for a tail longer than the head
+FRENCH_LINES = (
+    "Chaque fichier est vérifié avant d'être écrit, et rien n'est perdu en route.\n"
+    "Le serveur de sauvegarde redémarre tous les dimanches à trois heures du matin.\n"
+    "Les anciens rapports sont rangés dans le dossier « archives », classés par année.\n"
+    "Ça prend du temps, mais on évite ainsi les mauvaises surprises à la fin du mois.\n"
+)
+
+
+def test_short_utf16be_head_before_a_longer_utf16le_tail_is_split() -> None:
+    """The whole file reads as UTF-16LE (most NUL bytes sit where LE puts them: the tail is longer),
+    yet its first part is UTF-16BE Chinese: byte-swapped, it is valid but junk. The probe must try the
+    minority byte order as the head, and only split where that head reads better in it."""
+    head = "".join(BIG5_LINES.splitlines(keepends=True)[:2]).encode("utf-16-be")
+    tail = (FRENCH_LINES * 2).encode("utf-16-le")
+    data = head + tail
+    assert detect(data).candidates[0].encoding == "UTF-16LE"  # the premise: the tail's order wins
+    assert _mixed(data) == ("UTF-16BE", "UTF-16LE", len(head))
+
+
+@pytest.mark.parametrize("order", ["UTF-16LE", "UTF-16BE"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        BIG5_LINES + FRENCH_LINES + BIG5_LINES,
+        FRENCH_LINES,
+        BIG5_LINES,
+        # U+5F00 is 5F 00 in UTF-16BE: read as UTF-16LE, the first unit alone is "_", which scores
+        # better than "开" on its own
+        "开放时间改到每天早上八点。\n" + GBK_LINES,
+    ],
+)
+def test_clean_utf16_file_is_not_split_by_the_other_order_probe(order: str, text: str) -> None:
+    """A clean UTF-16 file (Chinese units put NUL bytes of both parities in it) must not lose a junk
+    head in the other byte order to the reversed probe, not even a head of one unit."""
+    data = text.encode(order.lower())
+    assert find_split(data, 0, order, None, detect) is None
+    v = examine(data, SALVAGE, detect)
+    assert (v.outcome, v.mixed) == ("converted", None), v.reason

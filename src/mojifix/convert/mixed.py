@@ -736,8 +736,16 @@ def _probe_nul(data: bytes, start: int, detect: DetectFn) -> Split | None:
     return None
 
 
-def _probe_endianness(data: bytes, start: int, head: str) -> Split | None:
+def _other_order(utf16: str) -> str:
+    """The other UTF-16 byte order."""
+    return "UTF-16BE" if utf16 == "UTF-16LE" else "UTF-16LE"
+
+
+def _probe_endianness(data: bytes, start: int, head: str, *, head_must_read: bool = False) -> Split | None:
     """Probe G: UTF-16 text followed by UTF-16 text of the other byte order.
+
+    ``head_must_read``: ``head`` is not the whole-file decision (the majority's byte order is the
+    tail's), so the head part must also read clearly better in ``head`` than in the other order.
 
     NUL bytes of ASCII units sit at odd offsets in UTF-16LE and at even offsets in UTF-16BE. The
     boundary is a unit end that best separates head-parity NULs (before) from other-parity NULs
@@ -748,7 +756,7 @@ def _probe_endianness(data: bytes, start: int, head: str) -> Split | None:
     parity than of their own); each is accepted only when the tail reads clearly better in the other
     byte order.
     """
-    other = "UTF-16BE" if head == "UTF-16LE" else "UTF-16LE"
+    other = _other_order(head)
     head_parity = 1 if head == "UTF-16LE" else 0
     nuls = np.flatnonzero(np.frombuffer(data, dtype=np.uint8)[start:] == 0)  # offsets from start
     if nuls.size == 0:
@@ -775,11 +783,19 @@ def _probe_endianness(data: bytes, start: int, head: str) -> Split | None:
         line_ends.append(pos + 2)
     # the two kinds in turn, so that neither crowds the other out of the ENDIAN_CANDIDATES tried
     ends = [b for pair in zip_longest(by_balance, line_ends) for b in pair if b is not None]
-    tried = [b for b in dict.fromkeys(ends[:ENDIAN_CANDIDATES]) if len(data) - b >= MIN_NUL_FREE_BYTES]
+    # each part long enough to be judged as text: the tail always, the head when it is the minority's
+    shortest_head = MIN_NUL_FREE_BYTES if head_must_read else 0
+    tried = [
+        b
+        for b in dict.fromkeys(ends[:ENDIAN_CANDIDATES])
+        if len(data) - b >= MIN_NUL_FREE_BYTES and b - start >= shortest_head
+    ]
     # a clean file tries every candidate: score all their tails in one call (the loop reads the memo)
     _scores(*(t[:ENDIAN_SCORE_CHARS] for b in tried for t in _readings(data[b:], head, other) if t))
     for b in tried:
-        if _byte_order_flips(data[start:b], data[b:], head, other):
+        if _byte_order_flips(data[start:b], data[b:], head, other) and (
+            not head_must_read or _byte_order_flips(data[b:], data[start:b], other, head, reads_only=True)
+        ):
             return Split(
                 b,
                 head,
@@ -796,8 +812,11 @@ def _readings(after: bytes, head: str, other: str) -> tuple[str | None, str | No
     return after_other, (None if after_other is None else try_decode(after, head))
 
 
-def _byte_order_flips(before: bytes, after: bytes, head: str, other: str) -> bool:
-    """``before`` is ``head`` text and ``after`` is ``other`` text, each read by its byte order."""
+def _byte_order_flips(
+    before: bytes, after: bytes, head: str, other: str, *, reads_only: bool = False
+) -> bool:
+    """``before`` is ``head`` text and ``after`` is ``other`` text, each read by its byte order
+    (``reads_only``: only that ``after`` reads clearly better in ``other`` than in ``head``)."""
     after_other, after_head = _readings(after, head, other)
     if after_other is None:
         return False
@@ -809,7 +828,7 @@ def _byte_order_flips(before: bytes, after: bytes, head: str, other: str) -> boo
         other_score, head_score = _scores(after_other[:n], after_head[:n])
         if other_score < head_score + SCORE_MARGIN:
             return False
-    return try_decode(before, head) is not None
+    return reads_only or try_decode(before, head) is not None
 
 
 _UTF8_BOM = b"\xef\xbb\xbf"
@@ -886,6 +905,9 @@ def _find_split(data: bytes, start: int, head: str, fail: int | None, detect: De
         probes.append(lambda: _probe_nul(data, start, detect))
         if head in _UTF16:
             probes.append(lambda: _probe_endianness(data, start, head))
+            # the whole-file byte order is the majority's: a short head in the other order before a
+            # longer tail in this one (BE notes + a longer LE tail) splits with the other order first
+            probes.append(lambda: _probe_endianness(data, start, _other_order(head), head_must_read=True))
     span = _utf8_bad_span(data[start:])  # shared by probes A and B
     if head == "UTF-8":
         probes.append(lambda: _probe_utf8_head(data, start, head, detect, span))
