@@ -86,8 +86,10 @@ DIRICHLET = 50.0
 #: fixed log-probabilities for characters no training text contains. A C0/C1 control or U+FFFD in a
 #: decoding is near-proof of a wrong encoding; a rare symbol (¤ ¦ ¬ ±, box drawing) or a letter of a
 #: foreign script is merely unlikely. Chosen so that one control outweighs ~10 ordinary letters' worth
-#: of evidence, one symbol ~3 (calibrated on the benchmark's short-text band).
-LOGP_CTRL, LOGP_SYM, LOGP_FOREIGN = -16.0, -8.0, -13.0
+#: of evidence, one symbol ~3 (calibrated on the benchmark's short-text band). LOGP_SYM -8 -> -6 on the
+#: development measurements of docs/detection.md (convert_corpus sweeps, catalogs' dev half): a price
+#: after a space ("12 €") must not lose to a letter standing alone ("12 Ä").
+LOGP_CTRL, LOGP_SYM, LOGP_FOREIGN = -16.0, -6.0, -13.0
 #: a foreign-script letter glued to a native one ("module汉dex": what a multi-byte reading of Latin
 #: text produces when it swallows a lead byte and the next ASCII letter) is rarer still.
 LOGP_FOREIGN_AFTER_LETTER = -16.0
