@@ -521,7 +521,7 @@ def _decide(s: _State) -> Detection:
         )
     best_ls = ranked[0][4]
     not_text = False
-    few_values = sum(1 for c in counts if c) <= FEW_BYTE_VALUES
+    few_values = 256 - counts.count(0) <= FEW_BYTE_VALUES  # distinct byte values present
     if few_values or (best_ls.letters and not _reads_as_text(best_ls)):
         scale = min(1.0, NOT_TEXT_CONFIDENCE / confs[0])
         confs = [c * scale for c in confs]
@@ -651,23 +651,19 @@ def _twin(s: _State, best: EncodingInfo, survivors: list[_Survivor]) -> str | No
     ]
     if not pages:
         return None
-    mine = best.decode(s.head, "replace")
+    # single-byte pages read each byte alone: the readings of the head differ exactly where the pages
+    # read one of its byte values differently, so the byte values present are compared, not the texts
+    present = bytes(np.flatnonzero(np.bincount(np.frombuffer(s.head, np.uint8), minlength=256)).tolist())
+    mine = best.decode(present, "replace")
     for info in pages:
-        differ = False
-        for x, y in zip(mine, info.decode(s.head, "replace"), strict=True):
-            if x != y:
-                if best.kind == "ebcdic" and (x.isalnum() or y.isalnum()):
-                    break
-                if (
-                    best.kind == "single"
-                    and (x, y) not in _VARIANT_LETTERS
-                    and (y, x) not in _VARIANT_LETTERS
-                ):
-                    break
-                differ = True
-        else:
-            if differ:
-                return info.name
+        pairs = [(x, y) for x, y in zip(mine, info.decode(present, "replace"), strict=True) if x != y]
+        if pairs and all(
+            not (x.isalnum() or y.isalnum())
+            if best.kind == "ebcdic"
+            else (x, y) in _VARIANT_LETTERS or (y, x) in _VARIANT_LETTERS
+            for x, y in pairs
+        ):
+            return info.name
     return None
 
 
