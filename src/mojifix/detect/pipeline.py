@@ -807,10 +807,10 @@ def _segments(s: _State) -> tuple[bytes, bool]:
             last_taken = (k, i)
     cut_end = spans[-1][2] if spans else 0
     # ... plus context around the first occurrence of each byte value not covered yet
-    covered = np.zeros(256, bool)
-    for r, a, b in spans:
-        covered[np.frombuffer(runs[r][a:b], np.uint8)] = True
-    missing = np.flatnonzero(~covered[128:] & (s.sample_hist[128:] > 0)) + 128
+    # (the byte values of all the spans at once: one join and one count, not a NumPy call per span)
+    taken = np.frombuffer(b"".join(runs[r][a:b] for r, a, b in spans), np.uint8)
+    covered = np.bincount(taken, minlength=256)[128:] > 0
+    missing = np.flatnonzero(~covered & (s.sample_hist[128:] > 0)) + 128
     extra: dict[tuple[int, int], tuple[int, int, int]] = {}  # (run, piece) -> span
     for value in missing.tolist():
         byte = bytes((value,))
