@@ -234,7 +234,11 @@ class _State:
     sample_size: int = 0
     sample_hist: np.ndarray = field(default_factory=lambda: np.zeros(256, np.int64))
     utf8: Utf8Validator = field(default_factory=Utf8Validator)
-    validators: dict[str, validity.StreamValidator] = field(default_factory=dict)
+    #: the strict decoders of the streamed candidates (:func:`_validators`), made when first needed
+    validators: dict[str, validity.StreamValidator] | None = None
+    #: (first block, whether it is ASCII) until the validators are made: most inputs are one block and
+    #: decided (valid UTF-8, ASCII) before any stage reads a validator, so they never make them
+    first_block: tuple[bytes, bool] | None = None
     #: candidates that decode all but a few invalid sequences -> their offsets
     partial: dict[str, tuple[int, ...]] = field(default_factory=dict)
     #: the encoding an in-band declaration names (registry name), if any
@@ -263,8 +267,6 @@ class Detector:
         restrict = frozenset(canonical_name(c) for c in candidates) if candidates is not None else None
         allowed = candidates_for(domain, restrict)
         self._s = _State(domain=domain, tld=tld, allowed=allowed, max_bytes=max_bytes)
-        start = validity.StreamValidator.start
-        self._s.validators = {info.name: start(info) for info in allowed if info.kind in _STREAMED_KINDS}
 
     def feed(self, chunk: bytes | bytearray | memoryview) -> Detector:
         """Add the next piece of input; returns self so calls can chain."""
@@ -298,12 +300,10 @@ class Detector:
                 s.zeros.by_mod4[i] += int(np.count_nonzero(zero[i::4]))
         s.utf8.feed(block, offset)
         is_ascii_block = block.isascii()
-        for v in s.validators.values():
-            if v.broken:
-                continue
-            if is_ascii_block and v.info.ascii_compatible and not v.decoder.getstate()[0]:
-                continue  # ASCII is valid in every ASCII-compatible encoding, with nothing pending
-            v.feed(block, offset)
+        if s.validators is None and offset == 0:
+            s.first_block = (block, is_ascii_block)  # validated if and when a stage asks (_validators)
+        else:
+            _feed_validators(_validators(s), block, offset, is_ascii_block)
         if not is_ascii_block and s.sample_size < SAMPLE_BYTES:
             s.sample.append((offset, block))
             s.sample_size += len(block)
@@ -320,6 +320,30 @@ class Detector:
             self._block(block)
         s.closed = True
         return _decide(s)
+
+
+def _validators(s: _State) -> dict[str, validity.StreamValidator]:
+    """The streamed candidates' validators, having decoded every block so far (made at the first call)."""
+    if s.validators is None:
+        start = validity.StreamValidator.start
+        s.validators = {info.name: start(info) for info in s.allowed if info.kind in _STREAMED_KINDS}
+        if s.first_block is not None:
+            block, is_ascii_block = s.first_block
+            s.first_block = None
+            _feed_validators(s.validators, block, 0, is_ascii_block)
+    return s.validators
+
+
+def _feed_validators(
+    validators: dict[str, validity.StreamValidator], block: bytes, offset: int, is_ascii_block: bool
+) -> None:
+    """Give the block at ``offset`` to every validator still running."""
+    for v in validators.values():
+        if v.broken:
+            continue
+        if is_ascii_block and v.info.ascii_compatible and not v.decoder.getstate()[0]:
+            continue  # ASCII is valid in every ASCII-compatible encoding, with nothing pending
+        v.feed(block, offset)
 
 
 def detect(
@@ -362,7 +386,7 @@ def _decide(s: _State) -> Detection:
     # 2-3. binary, with zero bytes explained by UTF-16/32 structure
     guess = structure.structure_guess(s.zeros)
     if guess is not None:
-        v = s.validators.get(guess[0])
+        v = _validators(s).get(guess[0])
         if v is None or not v.valid:
             guess = None
     magic = binary.signature(s.head)
@@ -406,7 +430,7 @@ def _decide(s: _State) -> Detection:
     # 4 + 6. ASCII, unless an escape-sequence encoding announces itself
     if not any(counts[128:]):  # ascii.is_ascii on the histogram's integers
         for name, marker in escape.escape_candidates(s.head):
-            v = s.validators.get(name)
+            v = _validators(s).get(name)
             if v is not None and v.valid and _ends_clean(v):
                 detail = f"designation sequence {marker!r} present; all {n:,} bytes valid in {name}"
                 ev = Evidence("escape", detail)
@@ -451,6 +475,7 @@ def _decide(s: _State) -> Detection:
     survivors: list[_Survivor] = []
     n_bytes = f"{n:,}"
     invalid_single = validity.single_byte_invalid(counts)
+    validators = _validators(s)
     for info in s.allowed:
         if info.kind == "utf8":
             if _partly_valid(s.utf8.errors, s.utf8.broken, s.utf8.multibyte) and controls_ev is None:
@@ -469,7 +494,7 @@ def _decide(s: _State) -> Detection:
             continue
         if info.kind in ("utf16", "utf32"):
             continue  # decided by their zero-byte structure (stage 3), never by statistics
-        v = s.validators[info.name]
+        v = validators[info.name]
         if v.valid:
             tail = len(v.decoder.getstate()[0]) if info.kind == "multi" else 0
             detail = f"all {n_bytes} bytes valid in {info.name}"
@@ -614,7 +639,7 @@ def _declaration_finding(decl: Declaration, s: _State, survivors: list[_Survivor
             return _declaration_evidence(decl, declared, f"agrees, but for {_errors_detail(errors)}")
         return _declaration_evidence(decl, declared, "agrees: every byte decodes and the text reads best")
     if not any(info.name == declared for info, _ in survivors):
-        v = s.validators.get(declared)
+        v = _validators(s).get(declared)
         where = f" (first invalid byte at {v.error_at:,})" if v is not None and v.error_at is not None else ""
         return _declaration_evidence(
             decl, declared, f"contradicted: the bytes are not valid {declared}{where}"
@@ -728,7 +753,7 @@ def _utf16_content(s: _State) -> structure.ContentReading | None:
     texts = {}
     head = s.head[: SCORE_BYTES - SCORE_BYTES % 2]
     for name in ("UTF-16LE", "UTF-16BE"):
-        v = s.validators.get(name)
+        v = _validators(s).get(name)
         if v is not None and v.valid:
             texts[name] = head.decode(_PYCODEC[name], "replace")
     if not texts:
