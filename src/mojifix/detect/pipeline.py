@@ -964,16 +964,26 @@ def _rank(
     survivors = _shortlist(scorer, survivors, np.bincount(np.frombuffer(data, np.uint8), minlength=256))
     glue = _glued_bytes(data)
     groups: dict[str, list[_Survivor]] = {}
+    # multi-byte readings of input long enough for the pruning pass are decoded in two steps, the
+    # first PREFIX_BYTES then the rest, by one incremental decoder (the same text as one call): the
+    # first step is the prefix reading _prune scores, which it then need not decode again
+    split = len(data) > PREFIX_BYTES
+    prefix, rest = data[:PREFIX_BYTES], data[PREFIX_BYTES:]
+    heads: dict[str, str] = {}  # encoding name -> its reading of the prefix (multi-byte ones)
     for info, ev in survivors:
         if info.kind == "single":  # (_decode_for_scoring, inlined for the usual case)
             text = codecs.charmap_decode(data, "replace", info.table())[0]
+        elif split and info.kind != "ebcdic":
+            decoder = codecs.getincrementaldecoder(info.pycodec)("replace")
+            heads[info.name] = decoder.decode(prefix, False)
+            text = heads[info.name] + decoder.decode(rest, at_end)
         else:
             text = _decode_for_scoring(info, data, at_end)
         groups.setdefault(text, []).append((info, ev))
     texts = list(groups)
     scores = None
     if len(data) > PREFIX_BYTES and len(texts) > 2:
-        texts, scores = _prune(s, scorer, groups, data[:PREFIX_BYTES], texts)
+        texts, scores = _prune(s, scorer, groups, prefix, heads, texts)
     elif (
         len(texts) > 2
         and any(groups[t][0][0].kind == "multi" for t in texts)
@@ -1094,6 +1104,7 @@ def _prune(
     scorer: Scorer,
     groups: dict[str, list[_Survivor]],
     prefix: bytes,
+    multi_heads: dict[str, str],
     texts: list[str],
 ) -> tuple[list[str], list[LanguageScore] | None]:
     """Drop decodings already :data:`PRUNE_MARGIN` nats behind the best on the first bytes.
@@ -1116,7 +1127,7 @@ def _prune(
     # a single-byte decoding has one character per byte: its prefix is a slice of the full decoding
     bytewise = [info.kind in ("single", "ebcdic") for info in names]
     heads = [
-        t[: len(prefix)] if single else _decode_for_scoring(info, prefix, False)
+        t[: len(prefix)] if single else multi_heads[info.name]
         for t, info, single in zip(texts, names, bytewise, strict=True)
     ]
     uniform = any(not i.ascii_compatible for i in names)
