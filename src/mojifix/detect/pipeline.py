@@ -18,6 +18,7 @@ import codecs
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -230,6 +231,8 @@ class _State:
     tld: str | None
     allowed: tuple[EncodingInfo, ...]
     max_bytes: int | None
+    #: whether UTF-8 is among the allowed encodings
+    utf8_allowed: bool = True
     total: int = 0
     pending: bytearray = field(default_factory=bytearray)
     hist: np.ndarray = field(default_factory=lambda: np.zeros(256, np.int64))
@@ -271,7 +274,10 @@ class Detector:
         # names, WHATWG labels or CPython aliases; an unknown one raises UnknownEncodingError
         restrict = frozenset(canonical_name(c) for c in candidates) if candidates is not None else None
         allowed = candidates_for(domain, restrict)
-        self._s = _State(domain=domain, tld=tld, allowed=allowed, max_bytes=max_bytes)
+        names = _domain_names(domain) if restrict is None else {info.name for info in allowed}
+        self._s = _State(
+            domain=domain, tld=tld, allowed=allowed, max_bytes=max_bytes, utf8_allowed="UTF-8" in names
+        )
 
     def feed(self, chunk: bytes | bytearray | memoryview) -> Detector:
         """Add the next piece of input; returns self so calls can chain."""
@@ -371,8 +377,10 @@ def detect(
 
 
 # ---- decision ------------------------------------------------------------------------------------
-def _allowed_names(s: _State) -> set[str]:
-    return {info.name for info in s.allowed}
+@cache
+def _domain_names(domain: str) -> frozenset[str]:
+    """The names of the encodings a domain allows without a restriction (computed once per domain)."""
+    return frozenset(info.name for info in candidates_for(domain))
 
 
 def _decide(s: _State) -> Detection:
@@ -431,7 +439,6 @@ def _decide(s: _State) -> Detection:
         return Detection((Candidate(name, STRUCTURAL_CONFIDENCE, None, (ev,)),), "text", bytes_examined=n,
                          evidence=(ev,))  # fmt: skip
 
-    names = _allowed_names(s)
     # 4 + 6. ASCII, unless an escape-sequence encoding announces itself
     if not any(counts[128:]):  # ascii.is_ascii on the histogram's integers
         for name, marker in escape.escape_candidates(s.head):
@@ -452,7 +459,7 @@ def _decide(s: _State) -> Detection:
     decl, s.declared = _declaration(s.head)
 
     # 5. UTF-8
-    if s.utf8.valid and s.utf8.multibyte and "UTF-8" in names and controls_ev is None:
+    if s.utf8.valid and s.utf8.multibyte and s.utf8_allowed and controls_ev is None:
         tail = s.utf8.truncated_tail
         detail = f"all {n:,} bytes valid UTF-8 with {s.utf8.multibyte:,} multi-byte characters"
         if tail:
@@ -480,6 +487,7 @@ def _decide(s: _State) -> Detection:
     survivors: list[_Survivor] = []
     n_bytes = f"{n:,}"
     invalid_single = validity.single_byte_invalid(counts)
+    single_rows = validity.single_byte_rows()
     validators = _validators(s)
     for info in s.allowed:
         if info.kind == "utf8":
@@ -494,7 +502,7 @@ def _decide(s: _State) -> Detection:
         if info.kind in ("single", "ebcdic"):
             if info.kind == "ebcdic" and not ebcdic_like:
                 continue
-            if not invalid_single >> validity.single_byte_row(info.name) & 1:
+            if not invalid_single >> single_rows[info.name] & 1:
                 survivors.append((info, None))  # (detail: _single_byte_detail, if it is reported)
             continue
         if info.kind in ("utf16", "utf32"):
@@ -1316,9 +1324,9 @@ def _shortlist(scorer: Scorer, survivors: list[_Survivor], hist: np.ndarray) -> 
     flat = table.tobytes()
     readings = [flat[i : i + width] for i in range(0, len(flat), width)] if width else [b""] * len(singles)
     # per script, best first (stable): within SHORTLIST_MARGIN of the script's best, or among its first
-    # SHORTLIST_MIN distinct readings (a few dozen code pages: Python lists, not a dozen NumPy calls)
+    # SHORTLIST_MIN distinct readings (a few dozen code pages: a Python loop, not a dozen NumPy calls)
     score_of, script_of = scores.tolist(), scripts.tolist()
-    order = sorted(range(len(singles)), key=lambda i: (script_of[i], -score_of[i]))
+    order = np.lexsort((-scores, scripts)).tolist()  # (stable: registry order within ties)
     # the margin in the scores' own precision (float32), as the array arithmetic it replaces did it
     as_score, margin = scores.dtype.type, scores.dtype.type(SHORTLIST_MARGIN)
     keep: set[str] = set(ALWAYS_SCORED)

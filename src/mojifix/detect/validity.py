@@ -26,6 +26,7 @@ __all__ = [
     "describe",
     "single_byte_invalid",
     "single_byte_row",
+    "single_byte_rows",
     "single_byte_validity",
     "undefined_bytes",
 ]
@@ -208,6 +209,12 @@ def single_byte_invalid(counts: list[int]) -> int:
 def single_byte_row(name: str) -> int:
     """The bit of single-byte encoding ``name`` in :func:`single_byte_invalid`'s result."""
     return _undefined_masks()[0][name]
+
+
+def single_byte_rows() -> dict[str, int]:
+    """:func:`single_byte_row` of every single-byte encoding (name -> bit; read-only), for callers that
+    look up dozens of code pages per call."""
+    return _undefined_masks()[0]
 
 
 def single_byte_validity(hist: np.ndarray) -> dict[str, bool]:
