@@ -1143,15 +1143,7 @@ def _prune(
         t[: len(prefix)] if single else multi_heads[info.name]
         for t, info, single in zip(texts, names, bytewise, strict=True)
     ]
-    uniform = any(not i.ascii_compatible for i in names)
-    glue = _glued_bytes(prefix)
-    prior = [
-        priors.base_prior(i.name)
-        + priors.tld_prior(i.name, s.tld)
-        + _declared_logp(s, groups[t])
-        + _marks_logp(h, uniform, glue)
-        for i, t, h in zip(names, texts, heads, strict=True)
-    ]
+    prior = _reading_priors(s, groups, names, texts, heads, prefix)
     single_idx = [i for i, single in enumerate(bytewise) if single]
     bound, first = _bound_first(
         scorer, names, keys, prior, np.bincount(np.frombuffer(prefix, np.uint8), minlength=256)
@@ -1172,6 +1164,29 @@ def _prune(
     kept = [i for i in range(len(texts)) if totals.get(i, -np.inf) >= best - PRUNE_MARGIN]
     final = [full[guesses.index(kept[0])]] if len(kept) == 1 and kept[0] in guesses else None
     return [texts[i] for i in kept], final
+
+
+def _reading_priors(
+    s: _State,
+    groups: dict[str, list[_Survivor]],
+    names: list[EncodingInfo],
+    texts: list[str],
+    scored: list[str],
+    data: bytes,
+) -> list[float]:
+    """The log-odds the final ranking adds to each reading (base prior, TLD, declaration, marks in
+    ``scored``, the part of each reading of ``data`` being scored), for the pruning passes: a reading
+    they keep or drop is judged as the final ranking judges it."""
+    uniform = not {i.kind for i in names} <= _ASCII_COMPATIBLE_KINDS
+    glue = _glued_bytes(data)
+    boosted = priors.customary(s.tld)  # priors.tld_prior for every reading, the TLD parsed once
+    return [
+        priors.base_prior(i.name)
+        + (priors.TLD_BOOST if i.name in boosted else 0.0)
+        + _declared_logp(s, groups[t])
+        + _marks_logp(m, uniform, glue)
+        for i, t, m in zip(names, texts, scored, strict=True)
+    ]
 
 
 #: what score_many is told about a reading's encoding: its name, or the names of all the encodings that
@@ -1213,15 +1228,7 @@ def _score_bounded(
     keys = [_languages_of(groups[t]) for t in texts]
     total = sum(len(t) for t in texts)
     k = top_languages(total)
-    uniform = any(not i.ascii_compatible for i in names)
-    glue = _glued_bytes(data)
-    prior = [
-        priors.base_prior(i.name)
-        + priors.tld_prior(i.name, s.tld)
-        + _declared_logp(s, groups[t])
-        + _marks_logp(t, uniform, glue)
-        for i, t in zip(names, texts, strict=True)
-    ]
+    prior = _reading_priors(s, groups, names, texts, texts, data)
     if total <= BOUNDED_ONE_CALL_CHARS:
         # every reading in one call: a reading the bound would have skipped is scored but not kept
         # (its score is at most its bound plus _BOUND_SLACK, so more than the margin behind the best),
