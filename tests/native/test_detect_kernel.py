@@ -10,6 +10,7 @@ checks that the comparison can fail: a kernel given other constants disagrees wi
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,9 +21,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mojifix.detect import detect, scoring
-from mojifix.detect.encodings import REGISTRY
+from mojifix.detect import detect, pipeline, scoring, validity
+from mojifix.detect.encodings import REGISTRY, EncodingInfo
 from mojifix.detect.scoring import MIX_WORD_COST, Scorer, get_scorer
+from mojifix.detect.utf8 import Utf8Validator
 from mojifix.textcodec import encode_as
 
 UCHARDET = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "detect-dev" / "uchardet"
@@ -281,3 +283,96 @@ def test_long_text_equals_the_reference(scorer: Scorer) -> None:
     compiled = scorer.score_many([text, text[:5000]], [None, "windows-1252"], languages=[6, 3])
     with reference(scorer):
         assert scorer.score_many([text, text[:5000]], [None, "windows-1252"], languages=[6, 3]) == compiled
+
+
+# ---- the pipeline's speed-ups give what their straight-line forms give --------------------------
+#: the glued-letter, in-word-mark and glued-byte tests as the rules state them (a lookbehind first)
+GLUED_SPEC = re.compile(r"(?<=[0-9])[^\x00-\x7f]|[^\x00-\x7f](?=[0-9])")
+MARK_SPEC = re.compile(r"(?<=[^\W\d_])[\[\]{}|\\~^](?=[^\W\d_])")
+GLUED_BYTES_SPEC = re.compile(rb"[0-9][\x80-\xff]|[\x80-\xff][0-9]")
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    text=st.text(st.sampled_from("0912aZé£Ł_ \n[]{}|\\~^€ж年ºx.-"), max_size=30),
+    data=st.lists(st.sampled_from(b"09/:A\x7f\x80\xe9\xff"), max_size=30).map(bytes),
+)
+def test_pipeline_expressions_match_their_spec_forms(text: str, data: bytes) -> None:
+    assert pipeline._GLUED.findall(text) == GLUED_SPEC.findall(text)
+    assert pipeline._IN_WORD_ASCII_MARK.findall(text) == MARK_SPEC.findall(text)
+    assert pipeline._glued_bytes(data) == (GLUED_BYTES_SPEC.search(data) is not None)
+
+
+def _twin_spec(head: bytes, best: EncodingInfo, pages: list[EncodingInfo]) -> str | None:
+    """The twin rule over the decoded head, character by character (what ``pipeline._twin`` computes
+    from the byte values present)."""
+    mine = best.decode(head, "replace")
+    for info in pages:
+        theirs = info.decode(head, "replace")
+        pairs = [(x, y) for x, y in zip(mine, theirs, strict=True) if x != y]
+        if best.kind == "ebcdic":
+            fine = all(not (x.isalnum() or y.isalnum()) for x, y in pairs)
+        else:
+            fine = all({(x, y), (y, x)} & pipeline._VARIANT_LETTERS for x, y in pairs)
+        if pairs and fine:
+            return info.name
+    return None
+
+
+def test_twin_equals_the_character_comparison() -> None:
+    ebcdic = [i for i in REGISTRY if i.kind == "ebcdic"]
+    variant = [i for i in REGISTRY if i.name in pipeline._VARIANT_PAGES]
+    assert ebcdic and len(variant) == 3
+    romanian = "Știința și țara: oraşul, ţărmul, Şcoala. Înțelepciune 123 ! [x] ¢ | ^"
+    found = set()
+    for text in [romanian, *SENTENCES]:
+        for best in ebcdic + variant:
+            data = _encodable(text, best.name)
+            pages = [i for i in (ebcdic if best.kind == "ebcdic" else variant) if i.name != best.name]
+            state = pipeline._State(domain="file", tld=None, allowed=(), max_bytes=None, head=data)
+            got = pipeline._twin(state, best, [(i, None) for i in pages])
+            assert got == _twin_spec(data, best, pages), (best.name, text)
+            found.add(got)
+    assert len(found - {None}) >= 2, "some pages must have a twin, or the comparison proves little"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.text(st.sampled_from("ab é€ж年\U0001f600\n"), min_size=1, max_size=100),
+    bad=st.lists(st.tuples(st.integers(20, 400), st.integers(0x80, 0xFF)), max_size=12),
+    cuts=st.lists(st.integers(1, 700), min_size=1, max_size=8),
+)
+def test_utf8_validator_resumes_as_one_strict_pass(text: str, bad: list, cuts: list[int]) -> None:
+    """Fed in any chunks, the UTF-8 validator (validity.decode_resuming) finds the invalid sequences
+    a straight strict decode of the whole input finds, stopping by the same rule, and counts the same
+    non-ASCII characters."""
+    valid = (text * (4000 // len(text) + 1)).encode()[:4000]
+    data, at = bytearray(valid), 0
+    for gap, value in bad:  # invalid bytes about `gap` bytes apart (inside characters too)
+        at += gap
+        data.insert(min(at, len(data)), value)
+    data = bytes(data)
+    v = Utf8Validator()
+    pos = k = 0
+    while pos < len(data):
+        v.feed(data[pos : pos + cuts[k % len(cuts)]], pos)
+        pos, k = pos + cuts[k % len(cuts)], k + 1
+    errors, multibyte, broken, pos = [], 0, False, 0
+    while True:
+        try:
+            good = data[pos:].decode("utf-8")
+            break
+        except UnicodeDecodeError as exc:
+            good = data[pos : pos + exc.start].decode("utf-8")
+            if exc.reason == "unexpected end of data" and pos + exc.end == len(data):
+                break  # a sequence cut off by the end: tolerated
+            errors.append(pos + exc.start)
+            if len(errors) > validity.MAX_ERRORS or len(errors) * validity.ERROR_SPACING > errors[-1]:
+                broken, good = True, ""
+                break
+            multibyte += sum(ch >= "\x80" for ch in good)
+            pos += exc.end
+    multibyte += sum(ch >= "\x80" for ch in good)
+    assert (v.errors, v.broken, v.error_at) == (errors, broken, errors[0] if errors else None)
+    if not broken:
+        assert v.multibyte == multibyte

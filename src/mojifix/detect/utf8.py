@@ -13,7 +13,7 @@ from __future__ import annotations
 import codecs
 from dataclasses import dataclass, field
 
-from mojifix.detect.validity import ERROR_SPACING, MAX_ERRORS
+from mojifix.detect.validity import decode_resuming
 
 __all__ = ["Utf8Validator"]
 
@@ -33,26 +33,18 @@ class Utf8Validator:
     def feed(self, block: bytes, offset: int) -> None:
         if self.broken:
             return
-        data, base = block, offset
-        while True:
-            try:
-                text = self.decoder.decode(data, final=False)
-                break
-            except UnicodeDecodeError as exc:
-                base += len(data) - len(exc.object)
-                at = base + exc.start
-                if self.error_at is None:
-                    self.error_at = at
-                self.errors.append(at)
-                if len(self.errors) > MAX_ERRORS or len(self.errors) * ERROR_SPACING > at:
-                    self.broken = True
-                    return
-                self.decoder.reset()
-                good = exc.object[: exc.start].decode("utf-8", "ignore")
-                self.multibyte += len(good) - len(good.encode("ascii", "ignore"))
-                data, base = exc.object[exc.end :], base + exc.end
-        if not data.isascii():
-            self.multibyte += len(text) - len(text.encode("ascii", "ignore"))
+        had_errors = bool(self.errors)
+        text, data, _, self.broken = decode_resuming(
+            self.decoder, block, offset, self.errors, True, self._count_skipped
+        )
+        if not had_errors and self.errors:
+            self.error_at = self.errors[0]
+        if not self.broken and not data.isascii():
+            self.multibyte += _non_ascii(text)
+
+    def _count_skipped(self, good: bytes) -> None:
+        """Count the non-ASCII characters of the bytes decoded before an invalid sequence."""
+        self.multibyte += _non_ascii(good.decode("utf-8", "ignore"))
 
     @property
     def valid(self) -> bool:
@@ -62,3 +54,8 @@ class Utf8Validator:
     def truncated_tail(self) -> int:
         """Bytes of an incomplete final sequence (tolerated)."""
         return len(self.decoder.getstate()[0])
+
+
+def _non_ascii(text: str) -> int:
+    """Characters of ``text`` outside ASCII."""
+    return len(text) - len(text.encode("ascii", "ignore"))

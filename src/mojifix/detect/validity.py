@@ -10,6 +10,7 @@ input streams in; each stops at its first error and costs nothing after that.
 from __future__ import annotations
 
 import codecs
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -21,9 +22,11 @@ __all__ = [
     "ERROR_SPACING",
     "MAX_ERRORS",
     "StreamValidator",
+    "decode_resuming",
     "describe",
     "single_byte_invalid",
     "single_byte_row",
+    "single_byte_rows",
     "single_byte_validity",
     "undefined_bytes",
 ]
@@ -82,31 +85,17 @@ class StreamValidator:
             self._decode(block, offset)
 
     def _decode(self, block: bytes, offset: int) -> None:
-        decoder = self.decoder
-        data, base = block, offset
-        while True:
-            try:
-                decoder.decode(data, final=False)
-                return
-            except UnicodeDecodeError as exc:
-                # (exc.object is what the decoder had pending followed by ``data``)
-                base += len(data) - len(exc.object)
-                at = base + max(exc.start, 0)
-                if self._error_at is None:
-                    self._error_at, self._error_reason = at, exc.reason
-                self._errors.append(at)
-                # errors closer together than ERROR_SPACING bytes on average: not this encoding
-                dense = len(self._errors) * ERROR_SPACING > at
-                if self.info.kind != "multi" or len(self._errors) > MAX_ERRORS or dense:
-                    self._broken = True
-                    return
-                decoder.reset()
-                data, base = exc.object[exc.end :], base + exc.end
-            except UnicodeError as exc:  # ISO-2022 decoders raise plain errors on bad escapes
-                if self._error_at is None:
-                    self._error_at, self._error_reason = offset, str(exc)
-                self._broken = True
-                return
+        try:
+            _, _, reason, self._broken = decode_resuming(
+                self.decoder, block, offset, self._errors, self.info.kind == "multi"
+            )
+        except UnicodeError as exc:  # ISO-2022 decoders raise plain errors on bad escapes
+            if self._error_at is None:
+                self._error_at, self._error_reason = offset, str(exc)
+            self._broken = True
+            return
+        if self._error_at is None and reason is not None:
+            self._error_at, self._error_reason = self._errors[0], reason
 
     @property
     def decoder(self) -> codecs.IncrementalDecoder:
@@ -139,6 +128,44 @@ class StreamValidator:
     @property
     def valid(self) -> bool:
         return self.error_at is None
+
+
+def decode_resuming(
+    decoder: codecs.IncrementalDecoder,
+    data: bytes,
+    offset: int,
+    errors: list[int],
+    resume: bool,
+    skipped: Callable[[bytes], object] | None = None,
+) -> tuple[str, bytes, str | None, bool]:
+    """Strictly decode ``data`` (at absolute ``offset``), stepping over invalid sequences.
+
+    The one "resume after an invalid sequence" rule of the UTF-8 and multi-byte validators: each
+    error's absolute offset is appended to ``errors``; unless ``resume`` is false, there are more than
+    :data:`MAX_ERRORS`, or they are closer than :data:`ERROR_SPACING` bytes on average, the decoder is
+    reset and goes on after the sequence (``skipped`` is given the bytes decoded before it). Returns
+    (the text of the stretch after the last error, that stretch's bytes, the reason of the first error
+    met here or None, whether the decoder gave up). A plain ``UnicodeError`` (a bad ISO-2022 escape)
+    propagates.
+    """
+    reason = None
+    while True:
+        try:
+            return decoder.decode(data, final=False), data, reason, False
+        except UnicodeDecodeError as exc:
+            # (exc.object is what the decoder had pending followed by ``data``)
+            offset += len(data) - len(exc.object)
+            at = offset + max(exc.start, 0)
+            errors.append(at)
+            if reason is None:
+                reason = exc.reason
+            # errors closer together than ERROR_SPACING bytes on average: not this encoding
+            if not resume or len(errors) > MAX_ERRORS or len(errors) * ERROR_SPACING > at:
+                return "", b"", reason, True
+            if skipped is not None:
+                skipped(exc.object[: exc.start])
+            decoder.reset()
+            data, offset = exc.object[exc.end :], offset + exc.end
 
 
 @cache
@@ -182,6 +209,12 @@ def single_byte_invalid(counts: list[int]) -> int:
 def single_byte_row(name: str) -> int:
     """The bit of single-byte encoding ``name`` in :func:`single_byte_invalid`'s result."""
     return _undefined_masks()[0][name]
+
+
+def single_byte_rows() -> dict[str, int]:
+    """:func:`single_byte_row` of every single-byte encoding (name -> bit; read-only), for callers that
+    look up dozens of code pages per call."""
+    return _undefined_masks()[0]
 
 
 def single_byte_validity(hist: np.ndarray) -> dict[str, bool]:
