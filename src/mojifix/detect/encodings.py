@@ -217,16 +217,10 @@ SERVES: dict[str, tuple[str, ...]] = {
 SAME_LANGUAGES_AS: dict[str, str] = {"cp1140": "cp037"}
 
 _BY_NAME = {info.name: info for info in REGISTRY}
-_ORDER = {info.name: i for i, info in enumerate(REGISTRY)}
 
 
 def by_name(name: str) -> EncodingInfo | None:
     return _BY_NAME.get(name)
-
-
-def preference(name: str) -> int:
-    """Position in :data:`REGISTRY` (lower = preferred among identical decodings)."""
-    return _ORDER.get(name, len(_ORDER))
 
 
 #: WHATWG index names CPython does not know, and the CPython codec that matches them

@@ -74,8 +74,9 @@ BOUNDED_MIN_CHARS = 1000
 #: a second call in 77% of the benchmark's cases, and a call's fixed cost (~150-250 us) is more than
 #: scoring the few hundred characters of the readings it would have skipped (a speed choice only)
 BOUNDED_ONE_CALL_CHARS = 4000
-#: nats added to an upper bound before comparing: both sums are float32 per character, and their
-#: rounding differs by far less than this on the prefix (a speed-only safety margin)
+#: nats added to an upper bound before comparing. Since the scoring kernel, bound and score are both
+#: exact sums of whole quanta, so this margin only lets a few more readings be scored (0 gives identical
+#: detections on 2,966 real files in both modes); kept because the tests' bound checks are written with it
 _BOUND_SLACK = 1.0
 #: single-byte candidates are shortlisted per script of their best-reading language (a unigram cannot
 #: compare scripts: Thai letters are less predictable one by one than Cyrillic ones, yet random

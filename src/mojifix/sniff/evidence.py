@@ -163,14 +163,12 @@ _UNICODE = frozenset({"UTF-8", "UTF-16LE", "UTF-16BE"})
 _MULTI_BYTE = frozenset({"GBK", "gb18030", "Big5", "EUC-JP", "ISO-2022-JP", "Shift_JIS", "EUC-KR"})
 
 #: A well-formed multi-byte UTF-8 sequence (Unicode's table 3-7: no overlong forms, no surrogates,
-#: nothing above U+10FFFF), as CPython's strict decoder accepts them; shared with mojifix.sniff.api.
+#: nothing above U+10FFFF), as CPython's strict decoder accepts them.
 _UTF8_MULTI = re.compile(
     rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
     rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
     rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}"
 )
-#: A byte at or above 0x80; shared with mojifix.sniff.api.
-_NON_ASCII = re.compile(rb"[\x80-\xff]")
 _ASCII_BYTES = bytes(range(0x80))
 _NON_ASCII_WORD = re.compile(r"\S*[^\x00-\x7f]\S*")
 #: A word holding a byte >= 0x80, cut at ASCII spaces and controls and at the brackets of markup.
