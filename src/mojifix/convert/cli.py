@@ -211,18 +211,28 @@ def run_convert(args: argparse.Namespace) -> int:
         return _usage(f"{exc}: --prefer/--convert-names take an encoding label such as big5, gbk")
     finally:
         bar.close()
+    print_fatal(report)
+    summary = report.summary()
+    not_applied = _report_decisions(opts.get("decisions"), report, summary)
+    print_result(report, summary, as_json=args.json)
+    return max(report.exit_code, 1 if not_applied else 0)
+
+
+def print_fatal(report: Report) -> None:
+    """The one error line of a run that stopped early (``report.fatal``), if it did."""
     if report.fatal:
         print(
             f"mojifix: error: {report.fatal} (run stopped; fix the cause and rerun with --resume)",
             file=sys.stderr,
         )
-    summary = report.summary()
-    not_applied = _report_decisions(opts.get("decisions"), report, summary)
-    if args.json:
+
+
+def print_result(report: Report, summary: dict[str, Any], *, as_json: bool) -> None:
+    """A run's ``summary`` as one JSON object, or its table (shared by ``mojifix spark convert``)."""
+    if as_json:
         sys.stdout.write(json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
     else:
         print_convert(report)
-    return max(report.exit_code, 1 if not_applied else 0)
 
 
 def _report_decisions(decisions: Any, report: Report, summary: dict[str, Any]) -> int:

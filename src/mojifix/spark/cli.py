@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import json
 import os
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -191,7 +189,7 @@ def run_convert(args: argparse.Namespace) -> int:
         require_spark()
     except MissingExtraError as exc:
         return _usage(str(exc))
-    from mojifix.convert.cli import _options, print_convert
+    from mojifix.convert.cli import _options, print_fatal, print_result
     from mojifix.spark.convert import convert_tree
 
     options = _options(args)  # convert's mapping of its common options (prefer, include, exclude, ...)
@@ -206,13 +204,6 @@ def run_convert(args: argparse.Namespace) -> int:
         return _usage(f"{exc}: --prefer/--convert-names take an encoding label such as big5, gbk")
     finally:
         session.close()
-    if report.fatal:
-        print(
-            f"mojifix: error: {report.fatal} (run stopped; fix the cause and rerun with --resume)",
-            file=sys.stderr,
-        )
-    if args.json:
-        sys.stdout.write(json.dumps(report.summary(), ensure_ascii=False, indent=1) + "\n")
-    else:
-        print_convert(report)
+    print_fatal(report)
+    print_result(report, report.summary(), as_json=args.json)
     return report.exit_code
