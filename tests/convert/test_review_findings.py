@@ -287,8 +287,8 @@ def test_durable_writes_cost_one_sync_per_file_or_batch_and_one_per_directory(
         assert len(file_syncs) == len(outputs)  # ...and fsynced once, no more
         assert not any(e.startswith("syncfs ") for e in events)
     else:
-        # the manifest's temporary file (".NAME.mojifix-tmp-PID" beside it)
-        assert len(file_syncs) == 1 and file_syncs[0].startswith(os.path.join(str(dst.resolve()), "." + MANIFEST_NAME))
+        temp_manifest = os.path.join(str(dst.resolve()), "." + MANIFEST_NAME)  # ".NAME.mojifix-tmp-PID"
+        assert len(file_syncs) == 1 and file_syncs[0].startswith(temp_manifest)
         assert sum(e.startswith("syncfs ") for e in events) == 2  # 92 outputs: two batches of at most 64
         for pid in {pid for pid, _ in logged}:  # in each process, a batch's syncfs precedes its renames
             mine = [e for p, e in logged if p == pid and e.startswith(("syncfs ", "rename "))]
