@@ -195,12 +195,13 @@ class CommitGroup:
     The files stay open until then, so that the commit (a background thread with one worker) makes
     them durable while the next batch is examined (the calls release the GIL): one ``syncfs(2)`` per
     file system for the whole group where :func:`batch_syncfs_usable` says it keeps fsync's promise,
-    else one fsync per file (0.4 ms each on the benchmark machine's ext4, against ~17 ms for one
-    syncfs of a 64-file batch). At most :data:`GROUP_OPEN_FILES` stay open; older ones are fsynced and
-    closed at once. The renames follow, and wait until a batch's records may be reported (the
-    manifest never names an output before its rename); ``directories`` collects where they went, for
-    the one :func:`sync_directories` at the end of a run that makes the renames durable. ``abort()``
-    removes the temporary files that were not renamed.
+    else one fsync per file (0.4-1.7 ms each on the benchmark machine's ext4 under load, against
+    3-31 ms for one syncfs of a 64-file batch: ``strace -c -f -w``, docs/convert.md). At most
+    :data:`GROUP_OPEN_FILES` stay open; older ones are fsynced and closed at once. The renames follow,
+    and wait until a batch's records may be reported (the manifest never names an output before its
+    rename); ``directories`` collects where they went, for the one :func:`sync_directories` at the end
+    of a run that makes the renames durable. ``abort()`` removes the temporary files that were not
+    renamed.
     """
 
     def __init__(self) -> None:
