@@ -65,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="convert files that decode cleanly but whose bytes are not canonical (not lossless)",
     )
     c.add_argument("--manifest", metavar="PATH", help="manifest file (default DST/mojifix-manifest.jsonl)")
-    c.add_argument("--no-fsync", action="store_true", help="skip fsync (faster, not crash-safe)")
+    c.add_argument("--no-fsync", action="store_true", help="skip fsync and syncfs (faster, not crash-safe)")
     c.add_argument(
         "--convert-names",
         metavar="ENC",
