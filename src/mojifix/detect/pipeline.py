@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -252,6 +252,8 @@ class _State:
     partial: dict[str, tuple[int, ...]] = field(default_factory=dict)
     #: the encoding an in-band declaration names (registry name), if any
     declared: str | None = None
+    #: the caller's prior log-odds (nats) by registry name (:func:`priors.caller_prior`); empty: none
+    prior: Mapping[str, float] = field(default_factory=dict)
     closed: bool = False
 
 
@@ -269,6 +271,7 @@ class Detector:
         domain: str = "file",
         candidates: Iterable[str] | None = None,
         max_bytes: int | None = None,
+        prior: Mapping[str, float] | None = None,
     ) -> None:
         if domain not in ("file", "web"):
             raise ValueError(f"domain must be 'file' or 'web', not {domain!r}")
@@ -279,6 +282,8 @@ class Detector:
         self._s = _State(
             domain=domain, tld=tld, allowed=allowed, max_bytes=max_bytes, utf8_allowed="UTF-8" in names
         )
+        if prior:
+            self._s.prior = priors.caller_prior(prior, canonical_name)
 
     def feed(self, chunk: bytes | bytearray | memoryview) -> Detector:
         """Add the next piece of input; returns self so calls can chain."""
@@ -365,6 +370,7 @@ def detect(
     domain: str = "file",
     candidates: Iterable[str] | None = None,
     max_bytes: int | None = None,
+    prior: Mapping[str, float] | None = None,
 ) -> Detection:
     """Detect the encoding of ``data``: ranked candidates with evidence, and an honest "ambiguous".
 
@@ -373,8 +379,12 @@ def detect(
     "ru") tilts near-ties towards the encodings customary there. ``candidates`` restricts the names
     that may be returned (result names, WHATWG labels or Python codec aliases; an unknown one raises
     :class:`mojifix.errors.UnknownEncodingError`). ``max_bytes`` bounds how much of ``data`` is examined.
+    ``prior`` adds the caller's log prior odds (nats, by encoding name; a missing name adds 0) to each
+    statistical reading's score, as the TLD does: e.g. what the other files of the same archive are
+    (``mojifix convert``'s tree prior). Decisions by structure (BOM, UTF-8, ASCII, UTF-16/32) ignore it.
     """
-    return Detector(tld=tld, domain=domain, candidates=candidates, max_bytes=max_bytes).feed(data).close()
+    detector = Detector(tld=tld, domain=domain, candidates=candidates, max_bytes=max_bytes, prior=prior)
+    return detector.feed(data).close()
 
 
 # ---- decision ------------------------------------------------------------------------------------
@@ -975,7 +985,9 @@ def _rank(
     # the shortlist sees the bytes that full scoring will see: with the whole input's histogram, 1 KB of
     # ASCII markup (Latin letters, foreign to Greek) made every code page's best unigram language a
     # Latin one, and windows-1253 lost its place among the Greek readings
-    survivors = _shortlist(scorer, survivors, np.bincount(np.frombuffer(data, np.uint8), minlength=256))
+    survivors = _shortlist(
+        scorer, survivors, np.bincount(np.frombuffer(data, np.uint8), minlength=256), s.prior
+    )
     glue = _glued_bytes(data)
     groups: dict[str, list[_Survivor]] = {}
     # multi-byte readings of input long enough for the pruning pass are decoded in two steps, the
@@ -1019,7 +1031,9 @@ def _rank(
     for text, ls in zip(texts, scores, strict=True):
         members = groups[text]
         declared = _is_declared(s, members)
-        if declared:  # identical decodings: the one the file declares names the group
+        if s.prior:  # identical decodings: the one the caller's prior favours names the group ...
+            members = sorted(members, key=lambda m: -s.prior.get(m[0].name, 0.0))
+        if declared:  # ... unless the file declares one of them
             members = sorted(members, key=lambda m: m[0].name != s.declared)
         info, valid_ev = members[0]  # survivors are in registry (preference) order
         prior = priors.base_prior(info.name) + (priors.TLD_BOOST if info.name in boosted else 0.0)
@@ -1037,6 +1051,10 @@ def _rank(
         if len(members) > 1:
             same = ", ".join(m[0].name for m in members[1:])
             evs.append(Evidence("validity", f"decodes the sample identically to: {same}"))
+        given_prior = _caller_logp(s, members)
+        if given_prior:
+            prior += given_prior
+            evs.append(Evidence("prior", f"the caller's prior log-odds of {info.name}", given_prior))
         if declared:
             prior += DECLARATION_LOGP
             evs.append(
@@ -1185,6 +1203,7 @@ def _reading_priors(
         priors.base_prior(i.name)
         + (priors.TLD_BOOST if i.name in boosted else 0.0)
         + _declared_logp(s, groups[t])
+        + _caller_logp(s, groups[t])
         + _marks_logp(m, uniform, glue)
         for i, t, m in zip(names, texts, scored, strict=True)
     ]
@@ -1193,6 +1212,12 @@ def _reading_priors(
 #: what score_many is told about a reading's encoding: its name, or the names of all the encodings that
 #: decode the sample to the same text (it then tries the languages any of them can write)
 LanguagesKey = str | tuple[str, ...]
+
+
+def _caller_logp(s: _State, members: list[_Survivor]) -> float:
+    """The caller's prior of a group of identical readings: the largest of its members' (the text is
+    the same, and the favoured member names the group)."""
+    return max((s.prior.get(info.name, 0.0) for info, _ in members), default=0.0) if s.prior else 0.0
 
 
 def _languages_of(members: list[_Survivor]) -> LanguagesKey:
@@ -1309,8 +1334,11 @@ def _score_heads(
     return scores[len(unique) :]
 
 
-def _shortlist(scorer: Scorer, survivors: list[_Survivor], hist: np.ndarray) -> list[_Survivor]:
-    """Keep every multi-byte survivor and the single-byte ones with a competitive unigram score.
+def _shortlist(
+    scorer: Scorer, survivors: list[_Survivor], hist: np.ndarray, given: Mapping[str, float] | None = None
+) -> list[_Survivor]:
+    """Keep every multi-byte survivor and the single-byte ones with a competitive unigram score (and
+    those the caller's prior ``given`` favours: they are the readings it exists to weigh).
 
     The unigram score needs no decoding: it is computed from the byte histogram and each code page's
     table, for all single-byte candidates and all languages in one vectorised step.
@@ -1337,7 +1365,7 @@ def _shortlist(scorer: Scorer, survivors: list[_Survivor], hist: np.ndarray) -> 
     order = np.lexsort((-scores, scripts)).tolist()  # (stable: registry order within ties)
     # the margin in the scores' own precision (float32), as the array arithmetic it replaces did it
     as_score, margin = scores.dtype.type, scores.dtype.type(SHORTLIST_MARGIN)
-    keep: set[str] = set(ALWAYS_SCORED)
+    keep: set[str] = set(ALWAYS_SCORED).union(name for name, logp in (given or {}).items() if logp > 0)
     seen: set[bytes] = set()
     script, floor = None, 0.0
     for i in order:
