@@ -10,6 +10,7 @@ appended (and flushed) as each file finishes, so a killed run leaves a usable ma
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import hashlib
 import json
 import multiprocessing
@@ -635,6 +636,15 @@ def _tree_prior_pass(
     return fatal
 
 
+def discard_settled(job: Job, rec: FileRecord) -> None:
+    """Remove the quarantine copy of a file the tree prior settled, once its output is committed and its
+    manifest line written (a run killed before leaves the copy, and ``--resume`` settles it again)."""
+    if job.mode != "scan" and not job.opts.dry_run:
+        decisions.discard_quarantine(job.side_root or b"", decisions.record_rel(rec), _Q)
+        with contextlib.suppress(OSError):  # and _quarantine/ itself, when that was its only file
+            os.rmdir(_join(job.side_root or b"", _Q))
+
+
 def _redecide(
     job: Job,
     entry: Entry,
@@ -815,8 +825,7 @@ def run_convert(job: Job, progress: Progress | None = None, entries: list[Entry]
                 lines[i] = rec.to_json().encode() + b"\n"
                 log.write(lines[i])
                 log.flush()
-            if not opts.dry_run:  # only now may its quarantine copy go
-                decisions.discard_quarantine(job.side_root or b"", decisions.record_rel(rec), _Q)
+            discard_settled(job, rec)
 
         fatal = fatal or _tree_prior_pass(job, entries, results, settle)
     except OSError as exc:
