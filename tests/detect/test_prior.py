@@ -81,3 +81,21 @@ def test_streaming_gives_the_same_answer() -> None:
     for i in range(len(SHORT)):
         streamed.feed(SHORT[i : i + 1])
     assert streamed.close() == detect(SHORT, prior=prior)
+
+
+def test_a_prior_for_utf16_has_short_zero_free_utf16_read_by_content() -> None:
+    # 9 Chinese characters in UTF-16LE: no zero byte, and one 0x0A byte (half of U+4E0A) is over the
+    # 5% space screen of an 18-byte input, so the content check is skipped on the bytes alone
+    data = "氣象報告說今天晚上".encode("utf-16-le")
+    assert b"\x00" not in data and data.count(b"\n") == 1
+    assert detect(data).best().encoding != "UTF-16LE"
+    asked = detect(data, prior={"UTF-16LE": 4.0})
+    assert asked.best().encoding == "UTF-16LE" and not asked.ambiguous
+    assert any(e.kind == "prior" and "UTF-16" in e.detail for e in asked.best().evidence)
+    # ... the content check itself is unchanged: legacy text does not become UTF-16
+    for text, codec in (("Noël", "cp1252"), ("Le café\n", "cp1252"), ("中文字\n", "gbk")):
+        legacy = text.encode(codec)
+        assert detect(legacy, prior={"UTF-16LE": 4.0, "UTF-16BE": 4.0}).best().encoding not in (
+            "UTF-16LE",
+            "UTF-16BE",
+        )

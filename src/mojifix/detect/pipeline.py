@@ -120,6 +120,7 @@ _EBCDIC_LETTERS = tuple(
 #: the content check on nearly every legacy file.
 UTF16_MAX_SPACE_SHARE = 0.05
 _LINE_AND_SPACE = (0x0A, 0x0D, 0x20)
+_UTF16 = ("UTF-16LE", "UTF-16BE")
 #: a byte that can be cut next to without splitting a character in any candidate (see _safe_cut_after)
 _SAFE_BYTE = re.compile(rb"[\x00-\x2f]")
 #: a sample of one run up to this many bytes is cut into pieces by :func:`_segments_short` (a regular
@@ -484,10 +485,14 @@ def _decide(s: _State) -> Detection:
                          evidence=found)  # fmt: skip
     # 3b (continued). UTF-16 without any zero byte and without a binary look: pure CJK text (every
     # code unit outside U+0000-U+00FF), or legacy CJK/8-bit text, which reads as scattered code points
-    if not counts[0] and sum(counts[b] for b in _LINE_AND_SPACE) <= UTF16_MAX_SPACE_SHARE * n:
+    # (the space screen is a shortcut, and one byte is > 5% of a 16-byte file: a caller's prior for
+    # UTF-16, e.g. a tree with UTF-16 files without BOM, makes the content check worth running anyway)
+    spaces = sum(counts[b] for b in _LINE_AND_SPACE)
+    asked = spaces > UTF16_MAX_SPACE_SHARE * n and any(s.prior.get(u, 0.0) > 0 for u in _UTF16)
+    if not counts[0] and (spaces <= UTF16_MAX_SPACE_SHARE * n or asked):
         reading = _utf16_content(s)
         if reading is not None and reading.is_text:
-            return _utf16_detection(n, reading)
+            return _utf16_detection(n, reading, asked)
     global_ev: list[Evidence] = []
     if s.utf8.error_at is not None:
         global_ev.append(Evidence("utf8", f"not UTF-8: invalid sequence at byte {s.utf8.error_at:,}"))
@@ -753,16 +758,18 @@ def _single_byte_detail(n: int, info: EncodingInfo) -> str:
     return f"all {n:,} bytes: every byte value defined in {info.name}"
 
 
-def _utf16_detection(n: int, reading: structure.ContentReading) -> Detection:
+def _utf16_detection(n: int, reading: structure.ContentReading, asked: bool = False) -> Detection:
     other = "invalid" if reading.other is None else f"{reading.other:.1f} nats/char"
     detail = (
         f"all {n:,} bytes valid {reading.name} (surrogates paired) reading as {reading.language} text: "
         f"{reading.per_char:.1f} nats/char, {reading.known_share:.0%} of letters among its frequent "
         f"characters; the other byte order: {other}"
     )
-    ev = Evidence("structure", detail, reading.per_char)
-    cand = Candidate(reading.name, STRUCTURAL_CONFIDENCE, reading.language, (ev,))
-    return Detection((cand,), "text", bytes_examined=n, evidence=(ev,))
+    evs: tuple[Evidence, ...] = (Evidence("structure", detail, reading.per_char),)
+    if asked:
+        evs += (Evidence("prior", "read as UTF-16 by content because the caller's prior favours UTF-16"),)
+    cand = Candidate(reading.name, STRUCTURAL_CONFIDENCE, reading.language, evs)
+    return Detection((cand,), "text", bytes_examined=n, evidence=evs)
 
 
 def _utf16_content(s: _State) -> structure.ContentReading | None:
