@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -274,3 +275,66 @@ def test_the_cap_never_lifts_a_reading_the_detector_ranked_below_even(text: str,
         assert best is not None
         written = best.encoding == cand.encoding and best.confidence >= 0.9 and not lifted.ambiguous
         assert not written, (text, codec, cand.encoding, cand.confidence, best.confidence)
+
+
+# ---------------------------------------------------------------------------------------------- whole trees
+
+ROOT = Path(__file__).resolve().parents[2]
+UCHARDET = ROOT.parent / "shared" / "data" / "detect-dev" / "uchardet"
+
+
+def _written_wrong(dst: Path, report, is_right) -> tuple[set[str], set[str]]:
+    """(paths written right, paths written wrong) of a run."""
+    right, wrong = set(), set()
+    for rec in report.records:
+        if rec.outcome in ("converted", "utf8"):
+            (right if is_right(rec, (dst / rec.output).read_bytes()) else wrong).add(rec.path)
+    return right, wrong
+
+
+def test_a_generated_tree_gains_right_files_and_no_wrong_one(tmp_path: Path) -> None:
+    # benchmarks/convert_corpus.py's kind of tree (8 encodings, tails appended to some files), smaller
+    from mojifix.convert.corpus import generate
+    from mojifix.convert.declared import restore
+
+    truths = {t.path: t for t in generate(tmp_path / "src", 30, corrupted=24, seed=23, short_fraction=0.3)}
+
+    def is_right(rec: FileRecord, out: bytes) -> bool:
+        raw = restore(out, rec.declarations)
+        return raw is not None and raw.decode("utf-8").removeprefix("\ufeff") == truths[rec.path].text
+
+    runs = {}
+    for on in (True, False):
+        dst = tmp_path / f"dst-{on}"
+        report = convert(tmp_path / "src", dst, fsync=False, salvage=True, tree_prior=on)
+        runs[on] = (report, *_written_wrong(dst, report, is_right))
+    (with_prior, right_on, wrong_on), (_, right_off, wrong_off) = runs[True], runs[False]
+    settled = {r.path for r in with_prior.records if r.decision == TREE_PRIOR}
+    assert settled, "the tree prior settled no file of this tree: the test no longer tests it"
+    assert not wrong_on and not wrong_off
+    assert right_on == right_off | settled
+    assert all(truths[p].clean for p in settled)  # never a file with an appended tail
+
+
+def test_the_uchardet_tree_gains_no_silently_wrong_file(tmp_path: Path) -> None:
+    # real prose in ~45 encodings, one tree: a tree of many encodings must not gain wrong files
+    if not UCHARDET.is_dir():
+        pytest.skip(f"development set missing: {UCHARDET} (../shared beside the repository)")
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import convert_detect_dev as dev
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    truths = dev.build_tree(tmp_path / "src", UCHARDET)
+
+    def is_right(rec: FileRecord, out: bytes) -> bool:
+        label, original = truths[rec.path]
+        data = original.read_bytes()
+        text = dev.undo_declarations(out.decode("utf-8").removeprefix("\ufeff"), rec.to_dict())
+        return text in dev.true_texts(data, label) or (not dev.true_texts(data, label) and data.isascii())
+
+    on_report = convert(tmp_path / "src", tmp_path / "on", fsync=False)
+    off_report = convert(tmp_path / "src", tmp_path / "off", fsync=False, tree_prior=False)
+    right_on, wrong_on = _written_wrong(tmp_path / "on", on_report, is_right)
+    right_off, wrong_off = _written_wrong(tmp_path / "off", off_report, is_right)
+    assert wrong_on <= wrong_off and right_on >= right_off  # (whatever the detector gets wrong alone)
