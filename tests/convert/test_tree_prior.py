@@ -338,3 +338,20 @@ def test_the_uchardet_tree_gains_no_silently_wrong_file(tmp_path: Path) -> None:
     right_on, wrong_on = _written_wrong(tmp_path / "on", on_report, is_right)
     right_off, wrong_off = _written_wrong(tmp_path / "off", off_report, is_right)
     assert wrong_on <= wrong_off and right_on >= right_off  # (whatever the detector gets wrong alone)
+
+
+def test_command_line_switch_table_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from mojifix.cli import main
+
+    src = write_tree(tmp_path / "src", {**VOTERS, "short.txt": SHORT_1252})
+    assert main(["convert", str(src), str(tmp_path / "on"), "--no-fsync"]) == 0
+    table = capsys.readouterr().out
+    row = next(line for line in table.splitlines() if "by the tree prior" in line)
+    assert [w for w in row.split() if w.isdigit()] == ["1"]
+    assert main(["convert", str(src), str(tmp_path / "off"), "--no-fsync", "--no-tree-prior", "--json"]) == 1
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["tree_prior"], summary["unconfident"]) == (0, 1)
+    assert main(["scan", str(src), "--json"]) == 0
+    files = {f["path"]: f for f in json.loads(capsys.readouterr().out)["files"]}
+    assert files["short.txt"]["decision"] == TREE_PRIOR
+    assert main(["scan", str(src), "--no-tree-prior", "--json"]) == 1
