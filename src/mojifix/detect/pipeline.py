@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -120,6 +120,7 @@ _EBCDIC_LETTERS = tuple(
 #: the content check on nearly every legacy file.
 UTF16_MAX_SPACE_SHARE = 0.05
 _LINE_AND_SPACE = (0x0A, 0x0D, 0x20)
+_UTF16 = ("UTF-16LE", "UTF-16BE")
 #: a byte that can be cut next to without splitting a character in any candidate (see _safe_cut_after)
 _SAFE_BYTE = re.compile(rb"[\x00-\x2f]")
 #: a sample of one run up to this many bytes is cut into pieces by :func:`_segments_short` (a regular
@@ -252,6 +253,8 @@ class _State:
     partial: dict[str, tuple[int, ...]] = field(default_factory=dict)
     #: the encoding an in-band declaration names (registry name), if any
     declared: str | None = None
+    #: the caller's prior log-odds (nats) by registry name (:func:`priors.caller_prior`); empty: none
+    prior: Mapping[str, float] = field(default_factory=dict)
     closed: bool = False
 
 
@@ -269,6 +272,7 @@ class Detector:
         domain: str = "file",
         candidates: Iterable[str] | None = None,
         max_bytes: int | None = None,
+        prior: Mapping[str, float] | None = None,
     ) -> None:
         if domain not in ("file", "web"):
             raise ValueError(f"domain must be 'file' or 'web', not {domain!r}")
@@ -279,6 +283,8 @@ class Detector:
         self._s = _State(
             domain=domain, tld=tld, allowed=allowed, max_bytes=max_bytes, utf8_allowed="UTF-8" in names
         )
+        if prior:
+            self._s.prior = priors.caller_prior(prior, canonical_name)
 
     def feed(self, chunk: bytes | bytearray | memoryview) -> Detector:
         """Add the next piece of input; returns self so calls can chain."""
@@ -365,6 +371,7 @@ def detect(
     domain: str = "file",
     candidates: Iterable[str] | None = None,
     max_bytes: int | None = None,
+    prior: Mapping[str, float] | None = None,
 ) -> Detection:
     """Detect the encoding of ``data``: ranked candidates with evidence, and an honest "ambiguous".
 
@@ -373,8 +380,12 @@ def detect(
     "ru") tilts near-ties towards the encodings customary there. ``candidates`` restricts the names
     that may be returned (result names, WHATWG labels or Python codec aliases; an unknown one raises
     :class:`mojifix.errors.UnknownEncodingError`). ``max_bytes`` bounds how much of ``data`` is examined.
+    ``prior`` adds the caller's log prior odds (nats, by encoding name; a missing name adds 0) to each
+    statistical reading's score, as the TLD does: e.g. what the other files of the same archive are
+    (``mojifix convert``'s tree prior). Decisions by structure (BOM, UTF-8, ASCII, UTF-16/32) ignore it.
     """
-    return Detector(tld=tld, domain=domain, candidates=candidates, max_bytes=max_bytes).feed(data).close()
+    detector = Detector(tld=tld, domain=domain, candidates=candidates, max_bytes=max_bytes, prior=prior)
+    return detector.feed(data).close()
 
 
 # ---- decision ------------------------------------------------------------------------------------
@@ -474,10 +485,14 @@ def _decide(s: _State) -> Detection:
                          evidence=found)  # fmt: skip
     # 3b (continued). UTF-16 without any zero byte and without a binary look: pure CJK text (every
     # code unit outside U+0000-U+00FF), or legacy CJK/8-bit text, which reads as scattered code points
-    if not counts[0] and sum(counts[b] for b in _LINE_AND_SPACE) <= UTF16_MAX_SPACE_SHARE * n:
+    # (the space screen is a shortcut, and one byte is > 5% of a 16-byte file: a caller's prior for
+    # UTF-16, e.g. a tree with UTF-16 files without BOM, makes the content check worth running anyway)
+    spaces = sum(counts[b] for b in _LINE_AND_SPACE)
+    asked = spaces > UTF16_MAX_SPACE_SHARE * n and any(s.prior.get(u, 0.0) > 0 for u in _UTF16)
+    if not counts[0] and (spaces <= UTF16_MAX_SPACE_SHARE * n or asked):
         reading = _utf16_content(s)
         if reading is not None and reading.is_text:
-            return _utf16_detection(n, reading)
+            return _utf16_detection(n, reading, asked)
     global_ev: list[Evidence] = []
     if s.utf8.error_at is not None:
         global_ev.append(Evidence("utf8", f"not UTF-8: invalid sequence at byte {s.utf8.error_at:,}"))
@@ -743,16 +758,18 @@ def _single_byte_detail(n: int, info: EncodingInfo) -> str:
     return f"all {n:,} bytes: every byte value defined in {info.name}"
 
 
-def _utf16_detection(n: int, reading: structure.ContentReading) -> Detection:
+def _utf16_detection(n: int, reading: structure.ContentReading, asked: bool = False) -> Detection:
     other = "invalid" if reading.other is None else f"{reading.other:.1f} nats/char"
     detail = (
         f"all {n:,} bytes valid {reading.name} (surrogates paired) reading as {reading.language} text: "
         f"{reading.per_char:.1f} nats/char, {reading.known_share:.0%} of letters among its frequent "
         f"characters; the other byte order: {other}"
     )
-    ev = Evidence("structure", detail, reading.per_char)
-    cand = Candidate(reading.name, STRUCTURAL_CONFIDENCE, reading.language, (ev,))
-    return Detection((cand,), "text", bytes_examined=n, evidence=(ev,))
+    evs: tuple[Evidence, ...] = (Evidence("structure", detail, reading.per_char),)
+    if asked:
+        evs += (Evidence("prior", "read as UTF-16 by content because the caller's prior favours UTF-16"),)
+    cand = Candidate(reading.name, STRUCTURAL_CONFIDENCE, reading.language, evs)
+    return Detection((cand,), "text", bytes_examined=n, evidence=evs)
 
 
 def _utf16_content(s: _State) -> structure.ContentReading | None:
@@ -975,7 +992,9 @@ def _rank(
     # the shortlist sees the bytes that full scoring will see: with the whole input's histogram, 1 KB of
     # ASCII markup (Latin letters, foreign to Greek) made every code page's best unigram language a
     # Latin one, and windows-1253 lost its place among the Greek readings
-    survivors = _shortlist(scorer, survivors, np.bincount(np.frombuffer(data, np.uint8), minlength=256))
+    survivors = _shortlist(
+        scorer, survivors, np.bincount(np.frombuffer(data, np.uint8), minlength=256), s.prior
+    )
     glue = _glued_bytes(data)
     groups: dict[str, list[_Survivor]] = {}
     # multi-byte readings of input long enough for the pruning pass are decoded in two steps, the
@@ -1019,7 +1038,9 @@ def _rank(
     for text, ls in zip(texts, scores, strict=True):
         members = groups[text]
         declared = _is_declared(s, members)
-        if declared:  # identical decodings: the one the file declares names the group
+        if s.prior:  # identical decodings: the one the caller's prior favours names the group ...
+            members = sorted(members, key=lambda m: -s.prior.get(m[0].name, 0.0))
+        if declared:  # ... unless the file declares one of them
             members = sorted(members, key=lambda m: m[0].name != s.declared)
         info, valid_ev = members[0]  # survivors are in registry (preference) order
         prior = priors.base_prior(info.name) + (priors.TLD_BOOST if info.name in boosted else 0.0)
@@ -1037,6 +1058,10 @@ def _rank(
         if len(members) > 1:
             same = ", ".join(m[0].name for m in members[1:])
             evs.append(Evidence("validity", f"decodes the sample identically to: {same}"))
+        given_prior = _caller_logp(s, members)
+        if given_prior:
+            prior += given_prior
+            evs.append(Evidence("prior", f"the caller's prior log-odds of {info.name}", given_prior))
         if declared:
             prior += DECLARATION_LOGP
             evs.append(
@@ -1185,6 +1210,7 @@ def _reading_priors(
         priors.base_prior(i.name)
         + (priors.TLD_BOOST if i.name in boosted else 0.0)
         + _declared_logp(s, groups[t])
+        + _caller_logp(s, groups[t])
         + _marks_logp(m, uniform, glue)
         for i, t, m in zip(names, texts, scored, strict=True)
     ]
@@ -1193,6 +1219,12 @@ def _reading_priors(
 #: what score_many is told about a reading's encoding: its name, or the names of all the encodings that
 #: decode the sample to the same text (it then tries the languages any of them can write)
 LanguagesKey = str | tuple[str, ...]
+
+
+def _caller_logp(s: _State, members: list[_Survivor]) -> float:
+    """The caller's prior of a group of identical readings: the largest of its members' (the text is
+    the same, and the favoured member names the group)."""
+    return max((s.prior.get(info.name, 0.0) for info, _ in members), default=0.0) if s.prior else 0.0
 
 
 def _languages_of(members: list[_Survivor]) -> LanguagesKey:
@@ -1309,8 +1341,11 @@ def _score_heads(
     return scores[len(unique) :]
 
 
-def _shortlist(scorer: Scorer, survivors: list[_Survivor], hist: np.ndarray) -> list[_Survivor]:
-    """Keep every multi-byte survivor and the single-byte ones with a competitive unigram score.
+def _shortlist(
+    scorer: Scorer, survivors: list[_Survivor], hist: np.ndarray, given: Mapping[str, float] | None = None
+) -> list[_Survivor]:
+    """Keep every multi-byte survivor and the single-byte ones with a competitive unigram score (and
+    those the caller's prior ``given`` favours: they are the readings it exists to weigh).
 
     The unigram score needs no decoding: it is computed from the byte histogram and each code page's
     table, for all single-byte candidates and all languages in one vectorised step.
@@ -1337,7 +1372,7 @@ def _shortlist(scorer: Scorer, survivors: list[_Survivor], hist: np.ndarray) -> 
     order = np.lexsort((-scores, scripts)).tolist()  # (stable: registry order within ties)
     # the margin in the scores' own precision (float32), as the array arithmetic it replaces did it
     as_score, margin = scores.dtype.type, scores.dtype.type(SHORTLIST_MARGIN)
-    keep: set[str] = set(ALWAYS_SCORED)
+    keep: set[str] = set(ALWAYS_SCORED).union(name for name, logp in (given or {}).items() if logp > 0)
     seen: set[bytes] = set()
     script, floor = None, 0.0
     for i in order:
