@@ -338,33 +338,86 @@ def _fastwarc_records(data: IO[bytes] | bytes, *, detect_compression: bool = Fal
         yield _from_fastwarc(rec)
 
 
-def _from_fastwarc(rec: Any) -> HttpRecord:
+#: The WARC named fields of ISO 28500 (WARC 1.1, section 5), spelled as the standard spells them. A record
+#: whose field names are all among these (each once) has its fields read from a plain ``dict`` of its
+#: header, without lowercasing each name: a field missing in this spelling is then missing in every
+#: spelling (names are case-insensitive). Any other name, or a repeated one, takes the lowercased lookup.
+_WARC_FIELD_NAMES = frozenset(
+    {
+        "WARC-Type",
+        "WARC-Record-ID",
+        "WARC-Date",
+        "Content-Length",
+        "Content-Type",
+        "WARC-Concurrent-To",
+        "WARC-Block-Digest",
+        "WARC-Payload-Digest",
+        "WARC-IP-Address",
+        "WARC-Refers-To",
+        "WARC-Refers-To-Target-URI",
+        "WARC-Refers-To-Date",
+        "WARC-Target-URI",
+        "WARC-Truncated",
+        "WARC-Warcinfo-ID",
+        "WARC-Filename",
+        "WARC-Profile",
+        "WARC-Identified-Payload-Type",
+        "WARC-Segment-Origin-ID",
+        "WARC-Segment-Number",
+        "WARC-Segment-Total-Length",
+    }
+)
+
+
+def _from_fastwarc(rec: Any, content_length: int | None = None) -> HttpRecord:
+    """The ``HttpRecord`` of one FastWARC record, with as few calls into FastWARC as it takes.
+
+    Each property read is a call into FastWARC's compiled code (1-3 us each, measured on benchmarks/warc.py's
+    web-like archive): the header is read once (``items()``) and the record id taken from it rather than
+    from ``record_id`` (the same field); ``is_http_parsed`` alone stands for ``is_http and is_http_parsed``
+    (the iterator parses the HTTP headers of exactly the records that are HTTP). The HTTP headers come
+    from ``items()``, which FastWARC decodes as latin-1 (isomorphic decoding, what Fetch does), so no
+    per-pair decode in Python. tests/integrations/test_warc_stream.py compares every field with the
+    one-property-per-field reading. ``content_length``: ``rec.content_length`` when the caller has read it.
+    """
+    if content_length is None:
+        content_length = rec.content_length
     items = rec.headers.items()
-    # the WARC header fields by lowercased name (names are case-insensitive); one call into FastWARC
-    # instead of one per field. A name given twice: FastWARC's own lookup decides, as before.
-    fields = {name.lower(): value for name, value in items}
-    headers = fields if len(fields) == len(items) else rec.headers  # its get() ignores case
+    plain = dict(items)
+    if len(plain) == len(items) and plain.keys() <= _WARC_FIELD_NAMES:
+        uri = plain.get("WARC-Target-URI")
+        record_id = plain.get("WARC-Record-ID")
+        date = plain.get("WARC-Date")
+        truncated = plain.get("WARC-Truncated")
+    else:
+        # other or repeated names: by lowercased name; a name given twice: FastWARC's own lookup decides
+        fields = {name.lower(): value for name, value in items}
+        headers = fields if len(fields) == len(items) else rec.headers  # its get() ignores case
+        uri = headers.get("warc-target-uri")
+        record_id = headers.get("warc-record-id")
+        date = headers.get("warc-date")
+        truncated = headers.get("warc-truncated")
     status: int | None = None
     http_headers: tuple[tuple[str, str], ...] = ()
     record_type = _record_type_name(rec.record_type)
     payload = b""
-    if rec.is_http and rec.is_http_parsed:
+    if rec.is_http_parsed:
         parsed = rec.http_headers
         status = parsed.status_code
-        http_headers = tuple([(k.decode("latin-1"), v.decode("latin-1")) for k, v in parsed.items_bytes()])
+        http_headers = parsed.items()
         # only text responses need their payload read (a video record's bytes never enter memory)
         if status is not None and record_type == "response" and is_textual(_content_types(http_headers)):
-            payload = _read_payload(rec)
+            payload = _read_payload(rec, content_length)
     return _new_http_record(
         record_type=record_type,
-        uri=headers.get("warc-target-uri"),
-        record_id=rec.record_id,
-        date=headers.get("warc-date"),
+        uri=uri,
+        record_id=record_id,
+        date=date,
         status=status,
         headers=http_headers,
         payload=payload,
-        truncated=headers.get("warc-truncated"),
-        content_length=rec.content_length,
+        truncated=truncated,
+        content_length=content_length,
     )
 
 
@@ -373,14 +426,14 @@ def _content_types(headers: tuple[tuple[str, str], ...]) -> list[str] | None:
     return [v for k, v in headers if k.lower() == "content-type"] or None
 
 
-def _read_payload(rec: Any) -> bytes:
+def _read_payload(rec: Any, content_length: int) -> bytes:
     """A FastWARC record's payload, at most ``_MAX_PAYLOAD_BYTES``.
 
     The payload lies inside the record's block of ``content_length`` bytes, so a block below the limit
     is read whole; ``read(n)`` is kept for larger ones because FastWARC allocates ``n`` bytes up front
     (about 20 us per call for the 64 MiB limit, measured: a quarter of the reader's time on a crawl).
     """
-    if rec.content_length < _MAX_PAYLOAD_BYTES:
+    if content_length < _MAX_PAYLOAD_BYTES:
         return rec.reader.read()
     return rec.reader.read(_MAX_PAYLOAD_BYTES)
 
@@ -529,24 +582,26 @@ def _gzip_records(stream: IO[bytes], path: str | Path, errors: list[str]) -> Ite
 
     yielded = 0
     pending: HttpRecord | None = None
-    last_offset = 0
+    last: Any = None  # the FastWARC record of ``pending``
     try:
         for rec in ArchiveIterator(
             stream, parse_http=True, record_types=WarcRecordType.any_type, fsspec_args=False
         ):
-            if rec.content_length >= _MAX_MEMBER_BYTES:
+            content_length = rec.content_length
+            if content_length >= _MAX_MEMBER_BYTES:
                 raise _NeedsMemberPath
-            record = _from_fastwarc(rec)
+            record = _from_fastwarc(rec, content_length)
             if pending is not None:
                 yield pending
                 yielded += 1
-            pending, last_offset = record, rec.stream_pos
+            pending, last = record, rec
     except (OSError, _NeedsMemberPath):
         pass
     else:
         if pending is None:
             return
-        tail = _last_member(stream, last_offset)
+        # the last record's offset, read once: a record keeps its stream_pos after the iterator moves on
+        tail = _last_member(stream, last.stream_pos)
         if tail is not None:
             records, problems = _parse_member(tail, True)
             if len(records) == 1 and not problems:
