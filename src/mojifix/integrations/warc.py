@@ -24,10 +24,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import islice
+from operator import attrgetter
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit
 
+from mojifix import _native
 from mojifix._frozen import slot_constructor
 from mojifix.integrations._content import decode_parsed, is_textual, transport_and_kind
 from mojifix.sniff import decode_html
@@ -848,6 +850,38 @@ def _parquet_schema() -> Any:
     )
 
 
+#: What the compiled JSON-lines writer writes before each value of a row (``{"uri": ``, ``, "record_id": ``,
+#: ...), spelled by json.dumps, and after the last.
+_JSONL_PREFIXES = tuple(
+    f"{'{' if k == 0 else ', '}{json.dumps(name)}: ".encode("ascii") for k, name in enumerate(ROW_FIELDS)
+)
+_JSONL_END = b"}\n"
+
+
+def _jsonl_line() -> Callable[[WarcRow], bytes]:
+    """A function giving one row's JSON line as UTF-8: ``json.dumps(row.to_dict(), ensure_ascii=False)`` and
+    a newline, the reference, or the compiled writer's same bytes in one call (mojifix._native decides).
+
+    The compiled writer escapes and encodes the text in one pass (docs/integrations.md); a row it does not
+    write (a lone surrogate, which UTF-8 cannot encode) goes the reference way, which raises as before.
+    """
+    encode = json.JSONEncoder(ensure_ascii=False).encode  # built once, not per row
+
+    def reference(row: WarcRow) -> bytes:
+        return (encode(row.to_dict()) + "\n").encode("utf-8")
+
+    kernel = _native.warc_writer_kernel()
+    if kernel is None:
+        return reference
+    compiled_line, values = kernel.line, attrgetter(*ROW_FIELDS)
+
+    def compiled(row: WarcRow) -> bytes:
+        out: bytes | None = compiled_line(_JSONL_PREFIXES, values(row), _JSONL_END)
+        return reference(row) if out is None else out
+
+    return compiled
+
+
 def write_rows(
     rows: Iterable[WarcRow], output: str | Path, *, row_group_rows: int = DEFAULT_ROW_GROUP_ROWS
 ) -> int:
@@ -860,11 +894,10 @@ def write_rows(
     suffix = output.suffix.lower()
     count = 0
     if suffix in (".jsonl", ".ndjson"):
-        # json.dumps(..., ensure_ascii=False), with the encoder built once
-        encode = json.JSONEncoder(ensure_ascii=False).encode
-        with open(output, "w", encoding="utf-8", newline="\n", buffering=_WRITE_BUFFER_BYTES) as out:
+        line = _jsonl_line()
+        with open(output, "wb", buffering=_WRITE_BUFFER_BYTES) as out:
             for row in rows:
-                out.write(encode(row.to_dict()) + "\n")
+                out.write(line(row))
                 count += 1
         return count
     if suffix != ".parquet":
