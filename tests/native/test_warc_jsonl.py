@@ -53,6 +53,19 @@ def test_line_is_json_dumps(warc_writer_kernel: ModuleType, values: tuple[object
         assert got is None  # a lone surrogate: left to the reference, which raises
 
 
+@pytest.mark.parametrize("escape", ['"', "\\", "\n", "\x00", "\x1f", "\x7f", "é", "日", "😀"])
+def test_every_offset_of_a_byte_to_escape(warc_writer_kernel: ModuleType, escape: str) -> None:
+    """The writer copies eight bytes at a time up to the next byte to escape: every offset within and across
+    words, in ASCII and in multi-byte text, and runs of escapes."""
+    for offset in range(20):
+        for filler in ("a", "é", "日"):
+            text = filler * offset + escape + filler * (offset % 9) + escape * (offset % 4)
+            values = (text,) * len(ROW_FIELDS)
+            assert warc_writer_kernel.line(warc._JSONL_PREFIXES, values, warc._JSONL_END) == _reference(
+                values
+            )
+
+
 class _Int(int):
     pass
 
