@@ -444,8 +444,10 @@ def _read_payload(rec: Any, content_length: int) -> bytes:
 def _record_type_name(record_type: Any) -> str:
     """``response``, ``request``, ... for a reader's record type: FastWARC 2's own type prints as its name."""
     name = str(record_type)
-    if not name.isalpha():  # an Enum's str ("WarcRecordType.response") or an IntFlag's ("4")
-        name = getattr(record_type, "name", None) or name
+    if name.isalpha():
+        return name.lower()  # FastWARC 2 (no "." to split off)
+    # an Enum's str ("WarcRecordType.response") or an IntFlag's ("4")
+    name = getattr(record_type, "name", None) or name
     return name.rsplit(".", 1)[-1].lower()
 
 
