@@ -337,69 +337,49 @@ def _fastwarc_records(data: IO[bytes] | bytes, *, detect_compression: bool = Fal
         fsspec_args=False,
         stream_detect=detect_compression,
     )
+    keys = _warc_field_keys()
     for rec in records:
-        yield _from_fastwarc(rec)
+        yield _from_fastwarc(rec, keys)
 
 
-#: The WARC named fields of ISO 28500 (WARC 1.1, section 5), spelled as the standard spells them. A record
-#: whose field names are all among these (each once) has its fields read from a plain ``dict`` of its
-#: header, without lowercasing each name: a field missing in this spelling is then missing in every
-#: spelling (names are case-insensitive). Any other name, or a repeated one, takes the lowercased lookup.
-_WARC_FIELD_NAMES = frozenset(
-    {
-        "WARC-Type",
-        "WARC-Record-ID",
-        "WARC-Date",
-        "Content-Length",
-        "Content-Type",
-        "WARC-Concurrent-To",
-        "WARC-Block-Digest",
-        "WARC-Payload-Digest",
-        "WARC-IP-Address",
-        "WARC-Refers-To",
-        "WARC-Refers-To-Target-URI",
-        "WARC-Refers-To-Date",
-        "WARC-Target-URI",
-        "WARC-Truncated",
-        "WARC-Warcinfo-ID",
-        "WARC-Filename",
-        "WARC-Profile",
-        "WARC-Identified-Payload-Type",
-        "WARC-Segment-Origin-ID",
-        "WARC-Segment-Number",
-        "WARC-Segment-Total-Length",
-    }
-)
+def _warc_field_keys() -> tuple[Any, Any, Any, Any]:
+    """FastWARC's own keys of the four WARC fields a record needs: target URI, record id, date, truncation.
+
+    ``get`` with these keys is FastWARC's lookup (names are case-insensitive; of a name given twice it
+    picks as with a string key), about twice as fast as with the field's name as a string.
+    """
+    from fastwarc.warc import WarcHeader
+
+    return (
+        WarcHeader.WARC_TARGET_URI,
+        WarcHeader.WARC_RECORD_ID,
+        WarcHeader.WARC_DATE,
+        WarcHeader.WARC_TRUNCATED,
+    )
 
 
-def _from_fastwarc(rec: Any, content_length: int | None = None) -> HttpRecord:
+def _from_fastwarc(
+    rec: Any, keys: tuple[Any, Any, Any, Any], content_length: int | None = None
+) -> HttpRecord:
     """The ``HttpRecord`` of one FastWARC record, with as few calls into FastWARC as it takes.
 
-    Each property read is a call into FastWARC's compiled code (1-3 us each, measured on benchmarks/warc.py's
-    web-like archive): the header is read once (``items()``) and the record id taken from it rather than
-    from ``record_id`` (the same field); ``is_http_parsed`` alone stands for ``is_http and is_http_parsed``
-    (the iterator parses the HTTP headers of exactly the records that are HTTP). The HTTP headers come
-    from ``items()``, which FastWARC decodes as latin-1 (isomorphic decoding, what Fetch does), so no
-    per-pair decode in Python. tests/integrations/test_warc_stream.py compares every field with the
-    one-property-per-field reading. ``content_length``: ``rec.content_length`` when the caller has read it.
+    Each property read is a call into FastWARC's compiled code (0.1-3 us each, measured on
+    benchmarks/warc.py's web-like archive): the four fields are read by FastWARC's own keys (``keys``, from
+    ``_warc_field_keys``), the record id among them rather than through ``record_id`` (the same field);
+    ``is_http_parsed`` alone stands for ``is_http and is_http_parsed`` (the iterator parses the HTTP
+    headers of exactly the records that are HTTP). The HTTP headers come from ``items()``, which FastWARC
+    decodes as latin-1 (isomorphic decoding, what Fetch does), so no per-pair decode in Python.
+    tests/integrations/test_warc_stream.py compares every field with the one-property-per-field reading.
+    ``content_length``: ``rec.content_length`` when the caller has read it.
     """
     if content_length is None:
         content_length = rec.content_length
-    items = rec.headers.items()
-    plain = dict(items)
-    if len(plain) == len(items) and plain.keys() <= _WARC_FIELD_NAMES:
-        uri = plain.get("WARC-Target-URI")
-        record_id = plain.get("WARC-Record-ID")
-        date = plain.get("WARC-Date")
-        truncated = plain.get("WARC-Truncated")
-    else:
-        # other or repeated names: by lowercased name; a name given twice: FastWARC's own lookup decides
-        fields = {name.lower(): value for name, value in items}
-        headers = fields if len(fields) == len(items) else rec.headers  # its get() ignores case
-        uri = headers.get("warc-target-uri")
-        record_id = headers.get("warc-record-id")
-        date = headers.get("warc-date")
-        truncated = headers.get("warc-truncated")
+    get = rec.headers.get
+    uri_key, record_id_key, date_key, truncated_key = keys
+    uri = get(uri_key)
+    record_id = get(record_id_key)
+    date = get(date_key)
+    truncated = get(truncated_key)
     status: int | None = None
     http_headers: tuple[tuple[str, str], ...] = ()
     record_type = _record_type_name(rec.record_type)
@@ -585,6 +565,7 @@ def _gzip_records(stream: IO[bytes], path: str | Path, errors: list[str]) -> Ite
     """
     from fastwarc.warc import ArchiveIterator, WarcRecordType
 
+    keys = _warc_field_keys()
     yielded = 0
     pending: HttpRecord | None = None
     last: Any = None  # the FastWARC record of ``pending``
@@ -595,7 +576,7 @@ def _gzip_records(stream: IO[bytes], path: str | Path, errors: list[str]) -> Ite
             content_length = rec.content_length
             if content_length >= _MAX_MEMBER_BYTES:
                 raise _NeedsMemberPath
-            record = _from_fastwarc(rec, content_length)
+            record = _from_fastwarc(rec, keys, content_length)
             if pending is not None:
                 yield pending
                 yielded += 1
