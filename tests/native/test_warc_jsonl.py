@@ -78,6 +78,14 @@ def test_values_it_does_not_write_are_left_to_the_reference(
     assert warc_writer_kernel.line(warc._JSONL_PREFIXES, values, warc._JSONL_END) is None
 
 
+def test_a_row_longer_than_the_bound_is_left_to_the_reference(warc_writer_kernel: ModuleType) -> None:
+    """Six bytes of room per code point: past 64 MiB of room the row goes the reference way."""
+    values = ("x",) * (len(ROW_FIELDS) - 1) + ("a" * (11 << 20),)
+    assert warc_writer_kernel.line(warc._JSONL_PREFIXES, values, warc._JSONL_END) is None
+    shorter = ("x",) * (len(ROW_FIELDS) - 1) + ("a" * (10 << 20),)
+    assert warc_writer_kernel.line(warc._JSONL_PREFIXES, shorter, warc._JSONL_END) == _reference(shorter)
+
+
 def test_write_rows_writes_the_reference_bytes(
     warc_writer_kernel: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

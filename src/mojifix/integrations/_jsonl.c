@@ -10,9 +10,10 @@
  * web-like archive; the line now costs about a third of what json's did, measured there).
  *
  * Only the values a row holds are written: str, None, bool, int, and tuples or lists of str. For any
- * other value, and for a str holding a lone surrogate (which UTF-8 cannot encode), `line` returns None
- * and the caller writes that row the reference way (so the reference's error is raised, not another).
- * tests/integrations/test_jsonl_kernel.py compares the two on generated rows.
+ * other value, for a row too long for the bound (MAX_BOUND_BYTES), and for a str holding a lone surrogate
+ * (which UTF-8 cannot encode), `line` returns None and the caller writes that row the reference way (so
+ * the reference's error is raised, not another). tests/native/test_warc_jsonl.py compares the two on
+ * generated rows.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -21,6 +22,11 @@
 
 /* The most bytes one code point can take here: `\u00xx` (6) for a control character; UTF-8 takes <= 4. */
 #define MAX_BYTES_PER_CODE_POINT 6
+
+/* The largest buffer a line is written into (its bound: six bytes per code point). A longer row (a page
+ * of several million characters) is left to the reference, so the bound never asks for more memory than
+ * a few times the largest page a crawl normally holds; a choice, not tuned on any data set. */
+#define MAX_BOUND_BYTES ((Py_ssize_t)64 << 20)
 
 static const char HEX[] = "0123456789abcdef";
 
@@ -200,6 +206,10 @@ line(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             size = PyUnicode_GET_LENGTH(reprs[i]);
         }
         bound += PyBytes_GET_SIZE(prefix) + size;
+        if (bound > MAX_BOUND_BYTES) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
     }
     PyObject *out = PyBytes_FromStringAndSize(NULL, bound);
     if (out == NULL) {
