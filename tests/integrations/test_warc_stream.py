@@ -211,8 +211,9 @@ def _odd_record(warc_head: bytes, block: bytes) -> bytes:
 _HTTP = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>x</p>"
 _RESPONSE = b"WARC-Type: response\r\nContent-Type: application/http; msgtype=response\r\n"
 #: Records whose header or HTTP headers leave the common shape: names in other cases or repeated, fields
-#: outside the standard's list, a missing or empty record id, truncation, non-ASCII header bytes, a
-#: request, a non-HTTP resource, a block that is no HTTP message.
+#: outside the standard's list, a missing or empty record id, truncation, bytes that are not UTF-8 in the
+#: WARC header, non-ASCII HTTP header bytes, a request, a non-HTTP resource, a block that is no HTTP
+#: message.
 ODD_RECORDS = [
     _odd_record(_RESPONSE + b"WARC-Record-ID: <urn:a>\r\nWARC-Target-URI: http://a.example/\r\n", _HTTP),
     _odd_record(_RESPONSE + b"warc-record-id: <urn:b>\r\nwarc-target-uri: http://b.example/\r\n", _HTTP),
@@ -225,6 +226,9 @@ ODD_RECORDS = [
         _RESPONSE + b"WARC-Record-ID: <urn:e>\r\n",
         b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=\xff\xfe\r\n"
         b"X-\xe9: caf\xc3\xa9\r\n\r\n<p>\xe9</p>",
+    ),
+    _odd_record(
+        _RESPONSE + b"WARC-Target-URI: http://x.example/caf\xe9\xff\r\nWARC-Date: 2024\xc3\xa9\r\n", _HTTP
     ),
     _odd_record(_RESPONSE + b"WARC-Record-ID: <urn:f>\r\n", b"no HTTP message here"),
     _odd_record(
