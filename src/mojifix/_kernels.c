@@ -1655,6 +1655,394 @@ py_cjk_encode(PyObject *self, PyObject *args)
     return result;
 }
 
+/* ---- repair's single-byte steps: every one of them over one text, in one call ---------------------------
+ *
+ * The reference is mojifix.repair._search._expand over the steps whose encode_as is a single-byte codec
+ * (a prefix of STEP_PAIRS): for each step, the text encoded with the codec's exact table (the rebuilt
+ * bytes, one per character), then decoded strictly as UTF-8 or a legacy CJK encoding (scope "all");
+ * where that fails, each run (ASCII-whitespace-separated) holding a non-ASCII character that encodes and
+ * decodes is replaced by its decoding (scope "runs"); a step whose whole-text bytes hold EF BF BD and
+ * decode as legacy CJK gives nothing (heuristic 8). The reference prunes with step alphabets first; they
+ * only skip steps and runs that provably fail or come back unchanged, so trying every one gives the same
+ * candidates. Strict UTF-8 is Unicode's well-formed UTF-8 (table 3-7), which is what CPython's strict
+ * decoder accepts; the CJK decoders are the ones above, in strict mode. No text holding U+FFFD comes here
+ * (its scope "lossy" stays in Python). */
+
+/* what ByteSteps decodes the rebuilt bytes as (mojifix.repair._search._BYTE_STEP_DECODERS' order) */
+enum { BYTE_STEP_UTF8 = 0, BYTE_STEP_GB18030, BYTE_STEP_BIG5, BYTE_STEP_SHIFT_JIS, BYTE_STEP_EUC_KR,
+       BYTE_STEP_EUC_JP, BYTE_STEP_DECODERS };
+#define NO_BYTE 0xFFFF
+
+/* One single-byte codec's encoder: code point >> 8 -> a page of 256 bytes (NO_BYTE: unencodable); the
+ * codecs here only encode BMP characters, and a page exists only where a character is. */
+typedef struct {
+    uint16_t *pages[256];
+} ByteEncoder;
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t codec_count, step_count;
+    ByteEncoder *encoders;
+    int *step_codec, *step_decoder; /* per step: index into encoders, BYTE_STEP_* */
+    PyObject *indexes;              /* the CJK indexes (str), kept alive for tables */
+    uint32_t *ranges;               /* gb18030's index ranges, a copy */
+    Tables tables[BYTE_STEP_DECODERS];
+} ByteSteps;
+
+static void
+byte_steps_dealloc(ByteSteps *self)
+{
+    for (Py_ssize_t c = 0; c < self->codec_count && self->encoders != NULL; c++) {
+        for (int p = 0; p < 256; p++) PyMem_Free(self->encoders[c].pages[p]);
+    }
+    PyMem_Free(self->encoders);
+    PyMem_Free(self->step_codec);
+    PyMem_Free(self->step_decoder);
+    PyMem_Free(self->ranges);
+    Py_XDECREF(self->indexes);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Fill an encoder from the codec's decode table (byte -> char, U+FFFF where the byte is an error); a
+ * character two bytes decode to encodes as the later one, as _codecs._table's dict does. */
+static int
+byte_encoder_fill(ByteEncoder *encoder, PyObject *chars)
+{
+    if (!PyUnicode_Check(chars) || PyUnicode_GET_LENGTH(chars) != 256) {
+        PyErr_SetString(PyExc_ValueError, "a codec is a str of 256 characters (byte -> char, U+FFFF: none)");
+        return -1;
+    }
+    for (int byte = 0; byte < 256; byte++) {
+        Py_UCS4 cp = PyUnicode_READ_CHAR(chars, byte);
+        if (cp == NO_ENTRY) continue;
+        if (cp > 0xFFFF) {
+            PyErr_SetString(PyExc_ValueError, "a single-byte codec's characters are in the BMP");
+            return -1;
+        }
+        uint16_t **page = &encoder->pages[cp >> 8];
+        if (*page == NULL) {
+            *page = PyMem_Malloc(256 * sizeof(uint16_t));
+            if (*page == NULL) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            for (int k = 0; k < 256; k++) (*page)[k] = NO_BYTE;
+        }
+        (*page)[cp & 0xFF] = (uint16_t)byte;
+    }
+    return 0;
+}
+
+static PyObject *
+byte_steps_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *codecs, *steps, *gb18030, *big5, *jis0208, *euc_kr, *jis0212;
+    Py_buffer ranges = {0};
+    static char *keywords[] = {"codecs", "steps", "gb18030", "ranges", "big5", "jis0208", "euc_kr",
+                               "jis0212", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!Uy*UUUU", keywords, &PyTuple_Type, &codecs,
+                                     &PyTuple_Type, &steps, &gb18030, &ranges, &big5, &jis0208, &euc_kr,
+                                     &jis0212)) {
+        return NULL;
+    }
+    ByteSteps *self = (ByteSteps *)type->tp_alloc(type, 0);
+    if (self == NULL) goto fail;
+    if (ranges.len % 8 != 0 || ranges.len == 0) {
+        PyErr_SetString(PyExc_ValueError, "ranges must be (pointer, code point) pairs of uint32");
+        goto fail;
+    }
+    self->ranges = PyMem_Malloc((size_t)ranges.len);
+    self->codec_count = PyTuple_GET_SIZE(codecs);
+    self->step_count = PyTuple_GET_SIZE(steps);
+    self->encoders = PyMem_Calloc((size_t)self->codec_count + 1, sizeof(ByteEncoder));
+    self->step_codec = PyMem_Calloc((size_t)self->step_count + 1, sizeof(int));
+    self->step_decoder = PyMem_Calloc((size_t)self->step_count + 1, sizeof(int));
+    if (self->ranges == NULL || self->encoders == NULL || self->step_codec == NULL
+        || self->step_decoder == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    memcpy(self->ranges, ranges.buf, (size_t)ranges.len);
+    for (Py_ssize_t c = 0; c < self->codec_count; c++) {
+        if (byte_encoder_fill(&self->encoders[c], PyTuple_GET_ITEM(codecs, c)) < 0) goto fail;
+    }
+    for (Py_ssize_t s = 0; s < self->step_count; s++) {
+        int codec, decoder;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(steps, s), "ii", &codec, &decoder)) goto fail;
+        if (codec < 0 || codec >= self->codec_count || decoder < 0 || decoder >= BYTE_STEP_DECODERS) {
+            PyErr_SetString(PyExc_ValueError, "a step is (codec index, decoder index)");
+            goto fail;
+        }
+        self->step_codec[s] = codec;
+        self->step_decoder[s] = decoder;
+    }
+    self->indexes = PyTuple_Pack(5, gb18030, big5, jis0208, euc_kr, jis0212);
+    if (self->indexes == NULL) goto fail;
+    if (index_from(gb18030, &self->tables[BYTE_STEP_GB18030].first) < 0
+        || index_from(big5, &self->tables[BYTE_STEP_BIG5].first) < 0
+        || index_from(jis0208, &self->tables[BYTE_STEP_SHIFT_JIS].first) < 0
+        || index_from(euc_kr, &self->tables[BYTE_STEP_EUC_KR].first) < 0
+        || index_from(jis0208, &self->tables[BYTE_STEP_EUC_JP].first) < 0
+        || index_from(jis0212, &self->tables[BYTE_STEP_EUC_JP].second) < 0) {
+        goto fail;
+    }
+    self->tables[BYTE_STEP_GB18030].ranges = self->ranges;
+    self->tables[BYTE_STEP_GB18030].ranges_count = ranges.len / 8;
+    PyBuffer_Release(&ranges);
+    return (PyObject *)self;
+fail:
+    PyBuffer_Release(&ranges);
+    Py_XDECREF(self);
+    return NULL;
+}
+
+static PyTypeObject ByteStepsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "mojifix._kernels.ByteSteps",
+    .tp_doc = "ByteSteps(codecs, steps, gb18030, ranges, big5, jis0208, euc_kr, jis0212): repair's steps\n"
+              "that encode with a single-byte codec, for byte_steps_expand.\n\n"
+              "codecs: each single-byte codec as its 256 characters (byte -> char, U+FFFF: an error);\n"
+              "steps: (codec index, decoder) pairs, decoder 0-5 = UTF-8, gb18030 (GBK's decoder), Big5,\n"
+              "Shift_JIS, EUC-KR, EUC-JP; then the WHATWG indexes those decoders read.",
+    .tp_basicsize = sizeof(ByteSteps),
+    .tp_itemsize = 0,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = byte_steps_new,
+    .tp_dealloc = (destructor)byte_steps_dealloc,
+};
+
+/* Well-formed UTF-8 (Unicode table 3-7): what CPython's strict decoder accepts. */
+static int
+utf8_well_formed(const unsigned char *s, Py_ssize_t n)
+{
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char b = s[i];
+        if (b < 0x80) {
+            i += 1;
+            continue;
+        }
+        Py_ssize_t need;
+        unsigned char lo = 0x80, hi = 0xBF; /* the second byte's range */
+        if (b >= 0xC2 && b <= 0xDF) {
+            need = 1;
+        }
+        else if (b >= 0xE0 && b <= 0xEF) {
+            need = 2;
+            if (b == 0xE0) lo = 0xA0;
+            if (b == 0xED) hi = 0x9F;
+        }
+        else if (b >= 0xF0 && b <= 0xF4) {
+            need = 3;
+            if (b == 0xF0) lo = 0x90;
+            if (b == 0xF4) hi = 0x8F;
+        }
+        else {
+            return 0;
+        }
+        if (i + need >= n) return 0; /* cut short */
+        if (s[i + 1] < lo || s[i + 1] > hi) return 0;
+        for (Py_ssize_t k = 2; k <= need; k++) {
+            if (s[i + k] < 0x80 || s[i + k] > 0xBF) return 0;
+        }
+        i += need + 1;
+    }
+    return 1;
+}
+
+static const Decoder BYTE_STEP_DECODER[BYTE_STEP_DECODERS] = {
+    NULL, decode_gb18030, decode_big5, decode_shift_jis, decode_euc_kr, decode_euc_jp,
+};
+
+/* The strict decoding of data[0:n] as decoder: a new str, or NULL with *invalid set (no exception) when
+ * the bytes are not valid, or NULL with an exception (out of memory). */
+static PyObject *
+byte_step_decode(const ByteSteps *self, int decoder, const unsigned char *data, Py_ssize_t n, int *invalid)
+{
+    *invalid = 0;
+    if (decoder == BYTE_STEP_UTF8) {
+        if (!utf8_well_formed(data, n)) {
+            *invalid = 1;
+            return NULL;
+        }
+        return PyUnicode_DecodeUTF8((const char *)data, n, "strict");
+    }
+    Output out;
+    if (output_init(&out, n, 1) < 0) return NULL;
+    BYTE_STEP_DECODER[decoder](data, n, &self->tables[decoder], &out);
+    if (out.error_start >= 0) {
+        PyMem_RawFree(out.buf);
+        *invalid = 1;
+        return NULL;
+    }
+    return output_finish(&out);
+}
+
+/* Whether str decoded equals text[start:end]. */
+static int
+same_chars(int kind, const void *data, Py_ssize_t start, Py_ssize_t end, PyObject *decoded)
+{
+    if (PyUnicode_GET_LENGTH(decoded) != end - start) return 0;
+    int dkind = PyUnicode_KIND(decoded);
+    const void *ddata = PyUnicode_DATA(decoded);
+    for (Py_ssize_t k = 0; k < end - start; k++) {
+        if (PyUnicode_READ(kind, data, start + k) != PyUnicode_READ(dkind, ddata, k)) return 0;
+    }
+    return 1;
+}
+
+static inline int
+ascii_whitespace(Py_UCS4 cp)
+{
+    return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == '\f' || cp == '\v';
+}
+
+/* One step over the text (bytes: its n rebuilt bytes, bad: per character 1 when unencodable; runs: the
+ * (start, end) of the runs holding a non-ASCII character): the candidate (scope, text) appended to out, or
+ * nothing. 0 on success, -1 with an exception. */
+static int
+byte_step_run(const ByteSteps *self, Py_ssize_t step, PyObject *text, const unsigned char *bytes,
+              const unsigned char *bad, int whole_encodes, const Py_ssize_t *runs, Py_ssize_t run_count,
+              PyObject *out)
+{
+    int decoder = self->step_decoder[step];
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int invalid;
+    if (whole_encodes) {
+        if (decoder != BYTE_STEP_UTF8) {
+            for (Py_ssize_t i = 0; i + 2 < n; i++) { /* heuristic 8: EF BF BD is UTF-8's U+FFFD */
+                if (bytes[i] == 0xEF && bytes[i + 1] == 0xBF && bytes[i + 2] == 0xBD) return 0;
+            }
+        }
+        PyObject *whole = byte_step_decode(self, decoder, bytes, n, &invalid);
+        if (whole != NULL) {
+            if (same_chars(PyUnicode_KIND(text), PyUnicode_DATA(text), 0, n, whole)) {
+                /* the reference's alphabet skips such a step: a text its step gives back unchanged
+                 * holds no lead byte followed by a trail byte, nor a byte read alone as another
+                 * character */
+                Py_DECREF(whole);
+                return 0;
+            }
+            PyObject *item = Py_BuildValue("(nON)", step, Py_False, whole);
+            int failed = item == NULL || PyList_Append(out, item) < 0;
+            Py_XDECREF(item);
+            return failed ? -1 : 0;
+        }
+        if (!invalid) return -1;
+    }
+    /* scope "runs": the text's pieces, each run that decodes replaced */
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    PyObject *pieces = NULL;
+    Py_ssize_t done = 0; /* text[0:done] is in pieces */
+    for (Py_ssize_t r = 0; r < run_count; r++) {
+        Py_ssize_t start = runs[2 * r], end = runs[2 * r + 1];
+        int encodes = 1;
+        for (Py_ssize_t i = start; i < end && encodes; i++) encodes = !bad[i];
+        if (!encodes) continue;
+        PyObject *decoded = byte_step_decode(self, decoder, bytes + start, end - start, &invalid);
+        if (decoded == NULL) {
+            if (invalid) continue;
+            Py_XDECREF(pieces);
+            return -1;
+        }
+        if (same_chars(kind, data, start, end, decoded)) {
+            Py_DECREF(decoded);
+            continue;
+        }
+        PyObject *before = PyUnicode_Substring(text, done, start);
+        if (pieces == NULL) pieces = PyList_New(0);
+        int failed = before == NULL || pieces == NULL || PyList_Append(pieces, before) < 0
+                     || PyList_Append(pieces, decoded) < 0;
+        Py_XDECREF(before);
+        Py_DECREF(decoded);
+        if (failed) {
+            Py_XDECREF(pieces);
+            return -1;
+        }
+        done = end;
+    }
+    if (pieces == NULL) return 0; /* no run changed: no candidate */
+    PyObject *rest = PyUnicode_Substring(text, done, n);
+    PyObject *empty = PyUnicode_New(0, 0);
+    PyObject *joined = NULL;
+    if (rest != NULL && empty != NULL && PyList_Append(pieces, rest) == 0) {
+        joined = PyUnicode_Join(empty, pieces);
+    }
+    Py_XDECREF(rest);
+    Py_XDECREF(empty);
+    Py_DECREF(pieces);
+    if (joined == NULL) return -1;
+    PyObject *item = Py_BuildValue("(nON)", step, Py_True, joined);
+    int failed = item == NULL || PyList_Append(out, item) < 0;
+    Py_XDECREF(item);
+    return failed ? -1 : 0;
+}
+
+/* Spec: mojifix.repair._search._expand over the single-byte steps (see the section's comment). */
+static PyObject *
+py_byte_steps_expand(PyObject *module, PyObject *args)
+{
+    PyObject *text;
+    ByteSteps *self;
+    if (!PyArg_ParseTuple(args, "UO!", &text, &ByteStepsType, &self)) return NULL;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    PyObject *out = PyList_New(0);
+    unsigned char *bytes = PyMem_Malloc((size_t)n + 1);
+    unsigned char *bad = PyMem_Malloc((size_t)n + 1);
+    Py_ssize_t *runs = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(n + 1));
+    if (out == NULL || bytes == NULL || bad == NULL || runs == NULL) {
+        if (out != NULL) PyErr_NoMemory();
+        goto fail;
+    }
+    Py_ssize_t run_count = 0;
+    for (Py_ssize_t i = 0; i < n;) { /* the runs holding a non-ASCII character */
+        while (i < n && ascii_whitespace(PyUnicode_READ(kind, data, i))) i++;
+        Py_ssize_t start = i;
+        int high = 0;
+        for (; i < n && !ascii_whitespace(PyUnicode_READ(kind, data, i)); i++) {
+            high |= PyUnicode_READ(kind, data, i) >= 0x80;
+        }
+        if (high) {
+            runs[2 * run_count] = start;
+            runs[2 * run_count + 1] = i;
+            run_count++;
+        }
+    }
+    if (run_count == 0) goto done; /* ASCII: every step gives it back */
+    int last_codec = -1, whole_encodes = 0;
+    for (Py_ssize_t step = 0; step < self->step_count; step++) {
+        int codec = self->step_codec[step];
+        if (codec != last_codec) { /* the bytes are rebuilt when the codec changes */
+            const ByteEncoder *encoder = &self->encoders[codec];
+            whole_encodes = 1;
+            for (Py_ssize_t i = 0; i < n; i++) {
+                Py_UCS4 cp = PyUnicode_READ(kind, data, i);
+                const uint16_t *page = cp <= 0xFFFF ? encoder->pages[cp >> 8] : NULL;
+                uint16_t byte = page != NULL ? page[cp & 0xFF] : NO_BYTE;
+                bad[i] = byte == NO_BYTE;
+                bytes[i] = (unsigned char)byte;
+                whole_encodes &= !bad[i];
+            }
+            last_codec = codec;
+        }
+        if (byte_step_run(self, step, text, bytes, bad, whole_encodes, runs, run_count, out) < 0) goto fail;
+    }
+done:
+    PyMem_Free(bytes);
+    PyMem_Free(bad);
+    PyMem_Free(runs);
+    return out;
+fail:
+    PyMem_Free(bytes);
+    PyMem_Free(bad);
+    PyMem_Free(runs);
+    Py_XDECREF(out);
+    return NULL;
+}
+
 /* ---- module ---------------------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -1697,6 +2085,11 @@ static PyMethodDef methods[] = {
      "cjk_encode(text, table, html) -> bytes | int\n\n"
      "A CJK encoder over text with its EncodeTable: the bytes, or in strict mode (html false) the index of\n"
      "the first code point it cannot encode. Reference: StatelessCjkCodec.encode_char in whatwg/_cjk.py."},
+    {"byte_steps_expand", py_byte_steps_expand, METH_VARARGS,
+     "byte_steps_expand(text, steps) -> list[tuple[int, bool, str]]\n\n"
+     "Every candidate of repair's single-byte steps (a ByteSteps) on a text holding no U+FFFD: (step index,\n"
+     "scope is \"runs\", candidate text), in step order. Reference: mojifix.repair._search._expand over\n"
+     "those steps (the same candidates)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1714,6 +2107,12 @@ module_exec(PyObject *m)
     Py_INCREF(&ScoringModelType);
     if (PyModule_AddObject(m, "ScoringModel", (PyObject *)&ScoringModelType) < 0) {
         Py_DECREF(&ScoringModelType);
+        return -1;
+    }
+    if (PyType_Ready(&ByteStepsType) < 0) return -1;
+    Py_INCREF(&ByteStepsType);
+    if (PyModule_AddObject(m, "ByteSteps", (PyObject *)&ByteStepsType) < 0) {
+        Py_DECREF(&ByteStepsType);
         return -1;
     }
     if (PyType_Ready(&CharFactsType) < 0) return -1;

@@ -35,6 +35,7 @@ __all__ = [
     "STEP_PAIRS",
     "CodecFailure",
     "StepAlphabet",
+    "byte_table",
     "decode_lossy",
     "decode_strict",
     "encode_strict",
@@ -152,6 +153,12 @@ def _decoder_inverse(name: str) -> Mapping[str, bytes]:
                             ambiguous.add(ch)
                         out[ch] = seq
     return {ch: seq for ch, seq in out.items() if ch not in ambiguous}
+
+
+def byte_table(name: str) -> tuple[str, ...]:
+    """The 256 characters the single-byte codec ``name`` decodes each byte to (NO_ENTRY: an error byte)."""
+    decode = _table(name).decode
+    return tuple(decode[byte] for byte in range(256))
 
 
 def known_codec(name: str) -> bool:

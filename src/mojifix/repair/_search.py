@@ -34,16 +34,20 @@ from __future__ import annotations
 import contextlib
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from mojifix import _native
 from mojifix.errors import RepairError
 from mojifix.repair._codecs import (
     CJK_LEGACY,
+    SINGLE_BYTE,
     STEP_PAIRS,
     CodecFailure,
     StepAlphabet,
+    byte_table,
     decode_strict,
     encode_strict,
     known_codec,
@@ -52,6 +56,8 @@ from mojifix.repair._codecs import (
 )
 from mojifix.repair._score import Score, score
 from mojifix.repair.result import Repaired, Step
+from mojifix.whatwg._tables import INDEXES
+from mojifix.whatwg.gb18030 import ranges_as_uint32
 
 __all__ = ["apply_plan", "apply_step", "repair"]
 
@@ -261,12 +267,19 @@ def _expand(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
       the whole text encodes (every encoder here is stateless and writes ASCII whitespace, and only it, as
       those bytes), so each run is not encoded again.
     """
+    return _expand_steps(text, plan, _steps())
+
+
+def _expand_steps(
+    text: str, plan: tuple[Step, ...], steps: tuple[tuple[Step, Step, StepAlphabet], ...]
+) -> list[_Candidate]:
+    """``_expand`` over some of ``_steps()`` (in their order)."""
     out: list[_Candidate] = []
     rebuilt: dict[str, bytes | None] = {}  # encode_as -> the text's bytes (None: not encodable)
     decoded = _Decodings()
     lost = "\ufffd" in text
     parts: list[str] | None = None  # the text split at whitespace, once needed
-    for step, runs_step, alphabet in _steps():
+    for step, runs_step, alphabet in steps:
         encode_as, decode_as = step.encode_as, step.decode_as
         lossy_possible = lost and decode_as == "UTF-8"
         if not lossy_possible and not alphabet.meets(text):
@@ -289,6 +302,63 @@ def _expand(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
         if new != text:
             out.append(_Candidate(new, (*plan, runs_step)))
     return out
+
+
+def _candidates(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
+    """``_expand``'s candidates, in its order: with the compiled core, those of the steps that encode with a
+    single-byte codec come from one C call (``_CompiledSteps``), the others from ``_expand_steps``.
+
+    A text holding U+FFFD goes to ``_expand`` whole: its steps decoding UTF-8 may be lossy (heuristic 9),
+    which the C call does not do. tests/native/test_repair_kernels.py proves the same candidates.
+    """
+    compiled = _compiled_steps()
+    if compiled is None or "\ufffd" in text:
+        return _expand(text, plan)
+    steps = _steps()
+    out = [
+        _Candidate(new, (*plan, steps[index][1] if runs else steps[index][0]))
+        for index, runs, new in compiled.expand(text)
+    ]
+    out += _expand_steps(text, plan, steps[compiled.count :])
+    return out
+
+
+#: what the compiled single-byte steps decode as, by the kernel's number for each (GBK's decoder is the
+#: gb18030 decoder, as in the standard)
+_BYTE_STEP_DECODERS = ("UTF-8", "GBK", "Big5", "Shift_JIS", "EUC-KR", "EUC-JP")
+
+
+@dataclass(frozen=True, slots=True)
+class _CompiledSteps:
+    """The first ``count`` steps of ``_steps()`` (those encoding with a single-byte codec) in C:
+    ``expand(text)`` gives their candidates as (step index, scope is "runs", text), in step order."""
+
+    count: int
+    expand: Callable[[str], list[tuple[int, bool, str]]]
+
+
+@cache
+def _compiled_steps() -> _CompiledSteps | None:
+    """``mojifix._kernels.ByteSteps`` over the single-byte steps, or None on the pure-Python path.
+
+    Built once (the codecs' 256-character tables and the CJK decoders' indexes; a pure function of them).
+    """
+    kernels = _native.kernels()
+    if kernels is None:
+        return None
+    count = next(i for i, (encode_as, _) in enumerate(STEP_PAIRS) if encode_as not in SINGLE_BYTE)
+    if any(encode_as in SINGLE_BYTE for encode_as, _ in STEP_PAIRS[count:]):
+        raise AssertionError("the single-byte steps must come first in STEP_PAIRS")
+    tables = tuple("".join(byte_table(name)) for name in SINGLE_BYTE)
+    steps = tuple(
+        (SINGLE_BYTE.index(encode_as), _BYTE_STEP_DECODERS.index(decode_as))
+        for encode_as, decode_as in STEP_PAIRS[:count]
+    )
+    byte_steps = kernels.ByteSteps(
+        tables, steps, INDEXES["gb18030"], ranges_as_uint32(), INDEXES["big5"], INDEXES["jis0208"],
+        INDEXES["euc-kr"], INDEXES["jis0212"],
+    )  # fmt: skip
+    return _CompiledSteps(count, lambda text: kernels.byte_steps_expand(text, byte_steps))
 
 
 @cache
@@ -449,7 +519,7 @@ def _search(text: str, max_steps: int, scores: _Scores) -> _Candidate | None:
                 # Shift_JIS/EUC bytes is the author's text, undoing more would assume it was mojibake
                 # itself before being saved in a legacy CJK encoding (seen only as false positives)
                 continue
-            for new in _expand(cand.text, cand.plan):
+            for new in _candidates(cand.text, cand.plan):
                 if new.text not in seen:
                     seen[new.text] = new
                     nxt.append(new)
