@@ -1220,7 +1220,8 @@ static PyTypeObject CharFactsType = {
     .tp_doc = "CharFacts(facts_of, costs, letter_then_symbol, symbol_in_word, case_flip, script_mix)\n\n"
               "What each character is for repair's scorer, asked of facts_of (the reference's\n"
               "mojifix.repair._score._char_facts) once per code point; costs: the symbol costs its\n"
-              "FACT_COST index names; the four costs of _score's rules.",
+              "FACT_COST index names; the four costs of _score's rules. With no costs, facts_of's bits are\n"
+              "another reader's (mojifix.repair._codecs.multi_byte_step_facts, for multi_byte_steps_meet).",
     .tp_basicsize = sizeof(CharFacts),
     .tp_itemsize = 0,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -1253,7 +1254,7 @@ char_facts_of(CharFacts *self, Py_UCS4 ch)
     uint32_t facts = FACT_KNOWN;
     if (value != NULL) {
         unsigned long raw = PyLong_AsUnsignedLong(value);
-        if (!PyErr_Occurred() && FACT_COST(raw) >= (unsigned long)self->costs_count) {
+        if (!PyErr_Occurred() && self->costs_count && FACT_COST(raw) >= (unsigned long)self->costs_count) {
             PyErr_SetString(PyExc_ValueError, "_char_facts gave a cost index past the costs");
         }
         if (!PyErr_Occurred()) {
@@ -2043,6 +2044,82 @@ fail:
     return NULL;
 }
 
+
+/* ---- repair's multi-byte steps: which of them a text can meet, in one call -------------------------------
+ *
+ * The reference is mojifix.repair._codecs.StepAlphabet.meets for the steps that encode with a multi-byte
+ * codec and decode UTF-8 (_CharBytes.meets with the fixed blocks' bad_start pattern). What each character
+ * is for each step (4 bits a step) is asked of the reference's multi_byte_step_facts once per code point,
+ * through a CharFacts without costs. A run (between ASCII whitespace) meets a step unless all its
+ * characters are outside the alphabet, one is in no UTF-8, it opens with a character UTF-8 cannot start
+ * with or closes with one it cannot end with, or (characters of the fixed blocks only) such a character
+ * follows or precedes an ASCII one inside the run. */
+#define STEP_FACT_INERT 0x1u
+#define STEP_FACT_NEVER 0x2u
+#define STEP_FACT_BAD_START 0x4u
+#define STEP_FACT_BAD_END 0x8u
+#define STEP_FACT_BITS 4
+#define STEP_FACT_FIXED (1u << 24)
+#define STEP_FACT_STEPS 6
+
+/* Whether run text[start:end] (with the facts f of each character) meets the step whose bits are at shift. */
+static int
+run_meets_step(int kind, const void *data, const uint32_t *f, Py_ssize_t start, Py_ssize_t end, int shift)
+{
+    int all_inert = 1;
+    for (Py_ssize_t k = start; k < end; k++) {
+        uint32_t g = f[k] >> shift;
+        all_inert &= (g & STEP_FACT_INERT) != 0;
+        if (g & STEP_FACT_NEVER) return 0;
+        if (f[k] & STEP_FACT_FIXED) {
+            if ((g & STEP_FACT_BAD_START) && (k == start || PyUnicode_READ(kind, data, k - 1) < 0x80)) return 0;
+            if ((g & STEP_FACT_BAD_END) && (k == end - 1 || PyUnicode_READ(kind, data, k + 1) < 0x80)) return 0;
+        }
+    }
+    if (all_inert) return 0;
+    return !((f[start] >> shift) & STEP_FACT_BAD_START) && !((f[end - 1] >> shift) & STEP_FACT_BAD_END);
+}
+
+/* Spec: StepAlphabet.meets of each multi-byte step (see the section's comment). */
+static PyObject *
+py_multi_byte_steps_meet(PyObject *module, PyObject *args)
+{
+    PyObject *text;
+    CharFacts *facts;
+    int count;
+    if (!PyArg_ParseTuple(args, "UO!i", &text, &CharFactsType, &facts, &count)) return NULL;
+    if (count < 0 || count > STEP_FACT_STEPS) {
+        PyErr_SetString(PyExc_ValueError, "at most 6 multi-byte steps");
+        return NULL;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    uint32_t *f = PyMem_Malloc(sizeof(uint32_t) * (size_t)(n + 1));
+    if (f == NULL) return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < n; i++) {
+        f[i] = char_facts_of(facts, PyUnicode_READ(kind, data, i));
+        if (PyErr_Occurred()) {
+            PyMem_Free(f);
+            return NULL;
+        }
+    }
+    unsigned long mask = 0;
+    for (int step = 0; step < count; step++) {
+        for (Py_ssize_t i = 0; i < n;) {
+            while (i < n && ascii_whitespace(PyUnicode_READ(kind, data, i))) i++;
+            Py_ssize_t start = i;
+            while (i < n && !ascii_whitespace(PyUnicode_READ(kind, data, i))) i++;
+            if (i > start && run_meets_step(kind, data, f, start, i, STEP_FACT_BITS * step)) {
+                mask |= 1ul << step;
+                break;
+            }
+        }
+    }
+    PyMem_Free(f);
+    return PyLong_FromUnsignedLong(mask);
+}
+
 /* ---- module ---------------------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -2090,6 +2167,10 @@ static PyMethodDef methods[] = {
      "Every candidate of repair's single-byte steps (a ByteSteps) on a text holding no U+FFFD: (step index,\n"
      "scope is \"runs\", candidate text), in step order. Reference: mojifix.repair._search._expand over\n"
      "those steps (the same candidates)."},
+    {"multi_byte_steps_meet", py_multi_byte_steps_meet, METH_VARARGS,
+     "multi_byte_steps_meet(text, facts, count) -> int\n\n"
+     "Bit k set when the alphabet of repair's k-th multi-byte step meets text, with facts a CharFacts over\n"
+     "mojifix.repair._codecs.multi_byte_step_facts. Reference: StepAlphabet.meets of each of those steps."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -168,6 +168,14 @@ def test_byte_steps_are_the_single_byte_prefix(kernels: ModuleType) -> None:
     assert compiled.expand("plain ASCII") == []
 
 
+def check_meets(text: str) -> None:
+    """The compiled multi-byte steps' mask against each step's ``StepAlphabet.meets``."""
+    compiled = compiled_steps()
+    alphabets = [alphabet for _, _, alphabet in _search._steps()[compiled.count :]]
+    expected = sum(1 << k for k, alphabet in enumerate(alphabets) if alphabet.meets(text))
+    assert compiled.meets(text) == expected, text
+
+
 def test_byte_steps_on_the_corpus(kernels: ModuleType) -> None:
     texts = [text for case in CASES for text in (case["input"], case["original"])]
     # a text a step gives back unchanged (€ as windows-1252 read as GBK), EF BF BD, C1 gap, yen
@@ -180,6 +188,8 @@ def test_byte_steps_on_the_corpus(kernels: ModuleType) -> None:
     ]
     candidates = sum(check_candidates(text) for text in [*texts, *extra])
     assert candidates > 5000  # the corpus has thousands of candidate texts
+    for text in [*texts, *extra]:
+        check_meets(text)
 
 
 #: characters of repair's inputs: Latin-1 and windows-1252 mojibake material, C1 controls, Cyrillic,
@@ -201,6 +211,7 @@ _STEP_CHARS = st.one_of(
 @given(st.text(_STEP_CHARS, min_size=1, max_size=30))
 def test_byte_steps_on_generated_text(kernels: ModuleType, text: str) -> None:
     check_candidates(text)
+    check_meets(text)
 
 
 @settings(max_examples=300, deadline=None)
@@ -217,6 +228,7 @@ def test_byte_steps_on_generated_mojibake(kernels: ModuleType, text: str, reader
         data = text.encode("utf-8")
     garbled = decode_lossy(data, reader)
     check_candidates(garbled)
+    check_meets(garbled)
     check_candidates(decode_lossy(garbled.encode("utf-8"), reader), depth=1)
 
 

@@ -32,6 +32,7 @@ Proof, in order (each heuristic says what it catches and which false positive it
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import re
 from collections.abc import Callable
@@ -51,6 +52,7 @@ from mojifix.repair._codecs import (
     decode_strict,
     encode_strict,
     known_codec,
+    multi_byte_step_facts,
     single_byte_encodes,
     step_alphabet,
 )
@@ -271,9 +273,14 @@ def _expand(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
 
 
 def _expand_steps(
-    text: str, plan: tuple[Step, ...], steps: tuple[tuple[Step, Step, StepAlphabet], ...]
+    text: str,
+    plan: tuple[Step, ...],
+    steps: tuple[tuple[Step, Step, StepAlphabet], ...],
+    *,
+    met: bool = False,
 ) -> list[_Candidate]:
-    """``_expand`` over some of ``_steps()`` (in their order)."""
+    """``_expand`` over some of ``_steps()`` (in their order); ``met``: their alphabets are known to meet
+    the text."""
     out: list[_Candidate] = []
     rebuilt: dict[str, bytes | None] = {}  # encode_as -> the text's bytes (None: not encodable)
     decoded = _Decodings()
@@ -282,7 +289,7 @@ def _expand_steps(
     for step, runs_step, alphabet in steps:
         encode_as, decode_as = step.encode_as, step.decode_as
         lossy_possible = lost and decode_as == "UTF-8"
-        if not lossy_possible and not alphabet.meets(text):
+        if not met and not lossy_possible and not alphabet.meets(text):
             continue
         data = _rebuilt(text, encode_as, rebuilt)
         if data is not None:
@@ -319,7 +326,9 @@ def _candidates(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
         _Candidate(new, (*plan, steps[index][1] if runs else steps[index][0]))
         for index, runs, new in compiled.expand(text)
     ]
-    out += _expand_steps(text, plan, steps[compiled.count :])
+    met = compiled.meets(text)
+    rest = tuple(step for k, step in enumerate(steps[compiled.count :]) if met >> k & 1)
+    out += _expand_steps(text, plan, rest, met=True)
     return out
 
 
@@ -331,17 +340,21 @@ _BYTE_STEP_DECODERS = ("UTF-8", "GBK", "Big5", "Shift_JIS", "EUC-KR", "EUC-JP")
 @dataclass(frozen=True, slots=True)
 class _CompiledSteps:
     """The first ``count`` steps of ``_steps()`` (those encoding with a single-byte codec) in C:
-    ``expand(text)`` gives their candidates as (step index, scope is "runs", text), in step order."""
+    ``expand(text)`` gives their candidates as (step index, scope is "runs", text), in step order; for
+    the others (multi-byte ``encode_as``), ``meets(text)`` has bit k set when the k-th one's alphabet
+    meets the text."""
 
     count: int
     expand: Callable[[str], list[tuple[int, bool, str]]]
+    meets: Callable[[str], int]
 
 
 @cache
 def _compiled_steps() -> _CompiledSteps | None:
     """``mojifix._kernels.ByteSteps`` over the single-byte steps, or None on the pure-Python path.
 
-    Built once (the codecs' 256-character tables and the CJK decoders' indexes; a pure function of them).
+    Built once (the codecs' 256-character tables and the CJK decoders' indexes; a pure function of them);
+    the multi-byte steps' character facts are learnt once per code point.
     """
     kernels = _native.kernels()
     if kernels is None:
@@ -358,7 +371,13 @@ def _compiled_steps() -> _CompiledSteps | None:
         tables, steps, INDEXES["gb18030"], ranges_as_uint32(), INDEXES["big5"], INDEXES["jis0208"],
         INDEXES["euc-kr"], INDEXES["jis0212"],
     )  # fmt: skip
-    return _CompiledSteps(count, lambda text: kernels.byte_steps_expand(text, byte_steps))
+    multi_byte = STEP_PAIRS[count:]
+    facts = kernels.CharFacts(functools.partial(multi_byte_step_facts, steps=multi_byte), (), 0, 0, 0, 0)
+    return _CompiledSteps(
+        count,
+        lambda text: kernels.byte_steps_expand(text, byte_steps),
+        lambda text: kernels.multi_byte_steps_meet(text, facts, len(multi_byte)),
+    )
 
 
 @cache
