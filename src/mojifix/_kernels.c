@@ -1274,10 +1274,25 @@ char_facts_of(CharFacts *self, Py_UCS4 ch)
     return PyErr_Occurred() ? FACT_KNOWN : facts;
 }
 
-/* casefold, then "i\u0307" -> "i" and U+2019 -> "'" (the reference's _fold) */
+/* casefold, then "i\u0307" -> "i" and U+2019 -> "'" (the reference's _fold). An ASCII word's casefold is
+ * its lower case (no call needed, and none at all when it has no capital); a swap is only made when the
+ * folded word holds its last character. */
 static PyObject *
 fold_word(PyObject *word)
 {
+    if (PyUnicode_IS_ASCII(word)) {
+        const Py_UCS1 *chars = PyUnicode_1BYTE_DATA(word);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(word), first = 0;
+        while (first < n && !(chars[first] >= 'A' && chars[first] <= 'Z')) first++;
+        if (first == n) return Py_NewRef(word);
+        PyObject *lower = PyUnicode_New(n, 0x7F);
+        if (lower == NULL) return NULL;
+        Py_UCS1 *out = PyUnicode_1BYTE_DATA(lower);
+        for (Py_ssize_t k = 0; k < n; k++) {
+            out[k] = chars[k] >= 'A' && chars[k] <= 'Z' ? (Py_UCS1)(chars[k] + ('a' - 'A')) : chars[k];
+        }
+        return lower;
+    }
     PyObject *folded = PyObject_CallMethod(word, "casefold", NULL);
     static const Py_UCS4 dotted[2] = {'i', 0x0307}, apostrophe[1] = {0x2019};
     const struct {
@@ -1286,6 +1301,13 @@ fold_word(PyObject *word)
         Py_UCS4 to;
     } swaps[2] = {{dotted, 2, 'i'}, {apostrophe, 1, '\''}};
     for (int k = 0; k < 2 && folded != NULL; k++) {
+        Py_ssize_t at = PyUnicode_FindChar(folded, swaps[k].from[swaps[k].from_len - 1], 0,
+                                           PyUnicode_GET_LENGTH(folded), 1);
+        if (at == -2) {
+            Py_CLEAR(folded);
+            break;
+        }
+        if (at == -1) continue; /* nothing to swap */
         PyObject *from = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, swaps[k].from, swaps[k].from_len);
         PyObject *to = PyUnicode_FromOrdinal((int)swaps[k].to);
         PyObject *swapped = from && to ? PyUnicode_Replace(folded, from, to, -1) : NULL;
