@@ -1409,6 +1409,41 @@ done:
     return result;
 }
 
+/* Spec: mojifix.repair._score.score with the compiled twins: words_and_costs, then (when the text has a
+ * word) letter_totals; the total is the costs plus the letters' total, in that order (the same double). */
+static PyObject *
+py_text_score(PyObject *module, PyObject *args)
+{
+    PyObject *text, *facts, *memo, *model;
+    if (!PyArg_ParseTuple(args, "UO!O!O!", &text, &CharFactsType, &facts, &PyDict_Type, &memo,
+                          &ScoringModelType, &model)) {
+        return NULL;
+    }
+    PyObject *split_args = PyTuple_Pack(2, text, facts);
+    PyObject *split = split_args == NULL ? NULL : py_words_and_costs(module, split_args);
+    Py_XDECREF(split_args);
+    if (split == NULL) return NULL;
+    PyObject *words = PyTuple_GET_ITEM(split, 0);
+    double total = PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(split, 1));
+    PyObject *result = NULL;
+    if (PyList_GET_SIZE(words) == 0) {
+        result = Py_BuildValue("(dO)", total, Py_None);
+    }
+    else {
+        PyObject *totals_args = PyTuple_Pack(3, words, memo, model);
+        PyObject *best = totals_args == NULL ? NULL : py_letter_totals(module, totals_args);
+        Py_XDECREF(totals_args);
+        if (best != NULL) {
+            double letters = PyFloat_AsDouble(PyTuple_GET_ITEM(best, 0));
+            if (!PyErr_Occurred()) result = Py_BuildValue("(dO)", total + letters, PyTuple_GET_ITEM(best, 1));
+            Py_DECREF(best);
+        }
+    }
+    Py_DECREF(split);
+    return result;
+}
+
+
 /* ---- the CJK encoders (gb18030/GBK, Big5, EUC-JP, Shift_JIS, EUC-KR) ----------------------------------
  *
  * The reference is mojifix.whatwg._cjk.StatelessCjkCodec.encode_char: every non-ASCII code point the
@@ -2184,6 +2219,10 @@ static PyMethodDef methods[] = {
      "cjk_encode(text, table, html) -> bytes | int\n\n"
      "A CJK encoder over text with its EncodeTable: the bytes, or in strict mode (html false) the index of\n"
      "the first code point it cannot encode. Reference: StatelessCjkCodec.encode_char in whatwg/_cjk.py."},
+    {"text_score", py_text_score, METH_VARARGS,
+     "text_score(text, facts, memo, model) -> (float, str | None)\n\n"
+     "words_and_costs then letter_totals in one call: the text's log10 likelihood and its primary language.\n"
+     "Reference: mojifix.repair._score.score (same doubles)."},
     {"byte_steps_expand", py_byte_steps_expand, METH_VARARGS,
      "byte_steps_expand(text, steps) -> list[tuple[int, bool, str]]\n\n"
      "Every candidate of repair's single-byte steps (a ByteSteps) on a text holding no U+FFFD: (step index,\n"

@@ -4,8 +4,9 @@ Compared with ``==`` (no tolerance): per word and language, ``_CompiledScoring.s
 ``_word_score`` on every word of the repair corpus (inputs, which are mostly mojibake, and originals) and
 on generated words from the model's own characters plus unseen ones; the letter totals (words scored
 afresh and memo words with generated scores, primary languages tried in order); ``words_and_costs`` (the
-text split, symbol costs, case flips, script mixes and folds) against ``_words_and_costs`` on every corpus
-text and generated text; then ``score`` and ``repair`` as a whole with the compiled model against the same
+text split, symbol costs, case flips, script mixes and folds) against ``_words_and_costs``, and
+``text_score`` (both kernels in one call) against the reference's composition, on every corpus text and
+generated text; then ``score`` and ``repair`` as a whole with the compiled model against the same
 model with the kernels taken out.
 """
 
@@ -109,9 +110,17 @@ def test_scores_and_repairs_equal_the_pure_path(kernels: ModuleType, monkeypatch
 
 
 def check_words_and_costs(text: str) -> None:
+    """``words_and_costs`` and ``text_score`` (the two kernels in one call, as ``score`` runs them)."""
     model = compiled_model()
     assert model.compiled is not None
-    assert model.compiled.words_and_costs(text) == _score._words_and_costs(text), text
+    words, total = _score._words_and_costs(text)
+    assert model.compiled.words_and_costs(text) == (words, total), text
+    if words:
+        letters, language = _score._letter_totals(words, {}, model)
+        expected: tuple[float, str | None] = (total + letters, language)
+    else:
+        expected = (total, None)
+    assert model.compiled.text_score(text, {}) == expected, text
 
 
 def test_words_and_costs_on_the_corpus(kernels: ModuleType) -> None:
