@@ -1723,8 +1723,8 @@ py_cjk_encode(PyObject *self, PyObject *args)
  * decode as legacy CJK gives nothing (heuristic 8). The reference prunes with step alphabets first; they
  * only skip steps and runs that provably fail or come back unchanged, so trying every one gives the same
  * candidates. Strict UTF-8 is Unicode's well-formed UTF-8 (table 3-7), which is what CPython's strict
- * decoder accepts; the CJK decoders are the ones above, in strict mode. No text holding U+FFFD comes here
- * (its scope "lossy" stays in Python). */
+ * decoder accepts; the CJK decoders are the ones above, in strict mode. In a text holding U+FFFD, a step
+ * decoding UTF-8 whose whole text fails is tried in scope "lossy" (_roundtrip_lossy) before "runs". */
 
 /* what ByteSteps decodes the rebuilt bytes as (mojifix.repair._search._BYTE_STEP_DECODERS' order) */
 enum { BYTE_STEP_UTF8 = 0, BYTE_STEP_GB18030, BYTE_STEP_BIG5, BYTE_STEP_SHIFT_JIS, BYTE_STEP_EUC_KR,
@@ -1955,17 +1955,95 @@ ascii_whitespace(Py_UCS4 cp)
     return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == '\f' || cp == '\v';
 }
 
+/* the scopes of byte_steps_expand's candidates */
+enum { SCOPE_ALL = 0, SCOPE_RUNS = 1, SCOPE_LOSSY = 2 };
+
+/* Append (step, scope, candidate) to out, taking the candidate's reference (0, or -1 with an exception). */
+static int
+append_candidate(PyObject *out, Py_ssize_t step, int scope, PyObject *candidate)
+{
+    PyObject *item = Py_BuildValue("(niN)", step, scope, candidate);
+    int failed = item == NULL || PyList_Append(out, item) < 0;
+    Py_XDECREF(item);
+    return failed ? -1 : 0;
+}
+
+/* Where a UTF-8 sequence cut short at the end of data[0:n] starts, n if none does (_incomplete_tail). */
+static Py_ssize_t
+incomplete_tail(const unsigned char *data, Py_ssize_t n)
+{
+    for (Py_ssize_t back = 1; back <= (n < 3 ? n : 3); back++) {
+        unsigned char byte = data[n - back];
+        if (byte < 0x80) break;
+        if (byte >= 0xC0) { /* a lead byte: does the sequence it starts fit in what is left? */
+            Py_ssize_t need = byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4;
+            return back < need ? n - back : n;
+        }
+    }
+    return n;
+}
+
+/* Scope "lossy" (the reference: _roundtrip_lossy) on the text's rebuilt bytes, as UTF-8: the new text, or
+ * NULL with *invalid set (a piece between U+FFFDs does not encode or decode), or NULL with an exception.
+ * Each U+FFFD stays one U+FFFD; the orphan continuation bytes after one and a sequence cut short before
+ * one are dropped into it. */
+static PyObject *
+byte_step_lossy(const ByteSteps *self, PyObject *text, const unsigned char *bytes, const unsigned char *bad,
+                int *invalid)
+{
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    PyObject *pieces = PyList_New(0);
+    if (pieces == NULL) return NULL;
+    *invalid = 0;
+    Py_ssize_t first = 0; /* the current piece: text[first:i] */
+    for (Py_ssize_t i = 0; i <= n; i++) {
+        if (i < n && PyUnicode_READ(kind, data, i) != REPLACEMENT) continue;
+        Py_ssize_t start = first, end = i;
+        for (Py_ssize_t k = first; k < i; k++) {
+            if (bad[k]) { /* the piece does not encode */
+                *invalid = 1;
+                Py_DECREF(pieces);
+                return NULL;
+            }
+        }
+        if (first > 0) { /* orphan continuation bytes right after lost bytes */
+            Py_ssize_t limit = first + 3 < end ? first + 3 : end;
+            while (start < limit && bytes[start] >= 0x80 && bytes[start] <= 0xBF) start++;
+        }
+        if (i < n) {
+            Py_ssize_t tail = first + incomplete_tail(bytes + first, end - first);
+            end = tail > start ? tail : start;
+        }
+        PyObject *decoded = byte_step_decode(self, BYTE_STEP_UTF8, bytes + start, end - start, invalid);
+        if (decoded == NULL || PyList_Append(pieces, decoded) < 0) {
+            Py_XDECREF(decoded);
+            Py_DECREF(pieces);
+            return NULL;
+        }
+        Py_DECREF(decoded);
+        first = i + 1;
+    }
+    PyObject *separator = PyUnicode_FromOrdinal(REPLACEMENT);
+    PyObject *joined = separator == NULL ? NULL : PyUnicode_Join(separator, pieces);
+    Py_XDECREF(separator);
+    Py_DECREF(pieces);
+    return joined;
+}
+
 /* One step over the text (bytes: its n rebuilt bytes, bad: per character 1 when unencodable; runs: the
- * (start, end) of the runs holding a non-ASCII character): the candidate (scope, text) appended to out, or
- * nothing. 0 on success, -1 with an exception. */
+ * (start, end) of the runs holding a non-ASCII character; lost: the text holds U+FFFD): the candidate
+ * (step, scope, text) appended to out, or nothing. 0 on success, -1 with an exception. */
 static int
 byte_step_run(const ByteSteps *self, Py_ssize_t step, PyObject *text, const unsigned char *bytes,
               const unsigned char *bad, int whole_encodes, const Py_ssize_t *runs, Py_ssize_t run_count,
-              PyObject *out)
+              int lost, PyObject *out)
 {
     int decoder = self->step_decoder[step];
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     int invalid;
+    int lossy_possible = lost && decoder == BYTE_STEP_UTF8;
     if (whole_encodes) {
         if (decoder != BYTE_STEP_UTF8) {
             for (Py_ssize_t i = 0; i + 2 < n; i++) { /* heuristic 8: EF BF BD is UTF-8's U+FFFD */
@@ -1974,18 +2052,20 @@ byte_step_run(const ByteSteps *self, Py_ssize_t step, PyObject *text, const unsi
         }
         PyObject *whole = byte_step_decode(self, decoder, bytes, n, &invalid);
         if (whole != NULL) {
-            if (same_chars(PyUnicode_KIND(text), PyUnicode_DATA(text), 0, n, whole)) {
+            if (!lossy_possible && same_chars(PyUnicode_KIND(text), PyUnicode_DATA(text), 0, n, whole)) {
                 /* the reference's alphabet skips such a step: a text its step gives back unchanged
                  * holds no lead byte followed by a trail byte, nor a byte read alone as another
-                 * character */
+                 * character (with U+FFFD, the reference tries a step decoding UTF-8 without it) */
                 Py_DECREF(whole);
                 return 0;
             }
-            PyObject *item = Py_BuildValue("(nON)", step, Py_False, whole);
-            int failed = item == NULL || PyList_Append(out, item) < 0;
-            Py_XDECREF(item);
-            return failed ? -1 : 0;
+            return append_candidate(out, step, SCOPE_ALL, whole);
         }
+        if (!invalid) return -1;
+    }
+    if (lossy_possible) {
+        PyObject *lossy = byte_step_lossy(self, text, bytes, bad, &invalid);
+        if (lossy != NULL) return append_candidate(out, step, SCOPE_LOSSY, lossy);
         if (!invalid) return -1;
     }
     /* scope "runs": the text's pieces, each run that decodes replaced */
@@ -2031,10 +2111,7 @@ byte_step_run(const ByteSteps *self, Py_ssize_t step, PyObject *text, const unsi
     Py_XDECREF(empty);
     Py_DECREF(pieces);
     if (joined == NULL) return -1;
-    PyObject *item = Py_BuildValue("(nON)", step, Py_True, joined);
-    int failed = item == NULL || PyList_Append(out, item) < 0;
-    Py_XDECREF(item);
-    return failed ? -1 : 0;
+    return append_candidate(out, step, SCOPE_RUNS, joined);
 }
 
 /* Spec: mojifix.repair._search._expand over the single-byte steps (see the section's comment). */
@@ -2070,6 +2147,7 @@ py_byte_steps_expand(PyObject *module, PyObject *args)
         }
     }
     if (run_count == 0) goto done; /* ASCII: every step gives it back */
+    int lost = PyUnicode_FindChar(text, REPLACEMENT, 0, n, 1) >= 0;
     int last_codec = -1, whole_encodes = 0;
     for (Py_ssize_t step = 0; step < self->step_count; step++) {
         int codec = self->step_codec[step];
@@ -2086,7 +2164,9 @@ py_byte_steps_expand(PyObject *module, PyObject *args)
             }
             last_codec = codec;
         }
-        if (byte_step_run(self, step, text, bytes, bad, whole_encodes, runs, run_count, out) < 0) goto fail;
+        if (byte_step_run(self, step, text, bytes, bad, whole_encodes, runs, run_count, lost, out) < 0) {
+            goto fail;
+        }
     }
 done:
     PyMem_Free(bytes);
@@ -2224,9 +2304,9 @@ static PyMethodDef methods[] = {
      "words_and_costs then letter_totals in one call: the text's log10 likelihood and its primary language.\n"
      "Reference: mojifix.repair._score.score (same doubles)."},
     {"byte_steps_expand", py_byte_steps_expand, METH_VARARGS,
-     "byte_steps_expand(text, steps) -> list[tuple[int, bool, str]]\n\n"
-     "Every candidate of repair's single-byte steps (a ByteSteps) on a text holding no U+FFFD: (step index,\n"
-     "scope is \"runs\", candidate text), in step order. Reference: mojifix.repair._search._expand over\n"
+     "byte_steps_expand(text, steps) -> list[tuple[int, int, str]]\n\n"
+     "Every candidate of repair's single-byte steps (a ByteSteps) on a text: (step index, scope 0-2 =\n"
+     "all, runs, lossy, candidate text), in step order. Reference: mojifix.repair._search._expand over\n"
      "those steps (the same candidates)."},
     {"multi_byte_steps_meet", py_multi_byte_steps_meet, METH_VARARGS,
      "multi_byte_steps_meet(text, facts, count) -> int\n\n"

@@ -315,21 +315,32 @@ def _candidates(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
     """``_expand``'s candidates, in its order: with the compiled core, those of the steps that encode with a
     single-byte codec come from one C call (``_CompiledSteps``), the others from ``_expand_steps``.
 
-    A text holding U+FFFD goes to ``_expand`` whole: its steps decoding UTF-8 may be lossy (heuristic 9),
-    which the C call does not do. tests/native/test_repair_kernels.py proves the same candidates.
+    In a text holding U+FFFD every multi-byte step (they decode UTF-8) may be lossy (heuristic 9), so
+    there they are all tried. tests/native/test_repair_kernels.py proves the same candidates.
     """
     compiled = _compiled_steps()
-    if compiled is None or "\ufffd" in text:
+    if compiled is None:
         return _expand(text, plan)
     steps = _steps()
     out = [
-        _Candidate(new, (*plan, steps[index][1] if runs else steps[index][0]))
-        for index, runs, new in compiled.expand(text)
+        _Candidate(new, (*plan, _scoped(steps[index], scope))) for index, scope, new in compiled.expand(text)
     ]
+    if "\ufffd" in text:
+        return out + _expand_steps(text, plan, steps[compiled.count :])
     met = compiled.meets(text)
     rest = tuple(step for k, step in enumerate(steps[compiled.count :]) if met >> k & 1)
-    out += _expand_steps(text, plan, rest, met=True)
-    return out
+    return out + _expand_steps(text, plan, rest, met=True)
+
+
+#: the scopes of the compiled steps' candidates, by the kernel's number for each
+_SCOPES = ("all", "runs", "lossy")
+
+
+def _scoped(steps: tuple[Step, Step, StepAlphabet], scope: int) -> Step:
+    """The step of ``_steps()``'s entry ``steps`` in the compiled steps' scope number ``scope``."""
+    if scope < 2:
+        return steps[scope]
+    return Step(steps[0].encode_as, steps[0].decode_as, _SCOPES[scope])
 
 
 #: what the compiled single-byte steps decode as, by the kernel's number for each (GBK's decoder is the
@@ -340,12 +351,12 @@ _BYTE_STEP_DECODERS = ("UTF-8", "GBK", "Big5", "Shift_JIS", "EUC-KR", "EUC-JP")
 @dataclass(frozen=True, slots=True)
 class _CompiledSteps:
     """The first ``count`` steps of ``_steps()`` (those encoding with a single-byte codec) in C:
-    ``expand(text)`` gives their candidates as (step index, scope is "runs", text), in step order; for
+    ``expand(text)`` gives their candidates as (step index, scope number, text), in step order; for
     the others (multi-byte ``encode_as``), ``meets(text)`` has bit k set when the k-th one's alphabet
     meets the text."""
 
     count: int
-    expand: Callable[[str], list[tuple[int, bool, str]]]
+    expand: Callable[[str], list[tuple[int, int, str]]]
     meets: Callable[[str], int]
 
 
