@@ -1983,12 +1983,15 @@ incomplete_tail(const unsigned char *data, Py_ssize_t n)
     return n;
 }
 
-/* Scope "lossy" (the reference: _roundtrip_lossy) on the text's rebuilt bytes, as UTF-8: the new text, or
- * NULL with *invalid set (a piece between U+FFFDs does not encode or decode), or NULL with an exception.
- * Each U+FFFD stays one U+FFFD; the orphan continuation bytes after one and a sequence cut short before
- * one are dropped into it. */
+/* Where character k's rebuilt bytes start: off[k], or k where each character is one byte (off NULL). */
+#define BYTE_AT(off, k) ((off) != NULL ? (off)[k] : (k))
+
+/* Scope "lossy" (the reference: _roundtrip_lossy) on the text's rebuilt bytes (character k's at
+ * BYTE_AT(off, k)), as UTF-8: the new text, or NULL with *invalid set (a piece between U+FFFDs does not
+ * encode or decode), or NULL with an exception. Each U+FFFD stays one U+FFFD; the orphan continuation
+ * bytes after one and a sequence cut short before one are dropped into it. */
 static PyObject *
-byte_step_lossy(const ByteSteps *self, PyObject *text, const unsigned char *bytes, const unsigned char *bad,
+byte_step_lossy(PyObject *text, const unsigned char *bytes, const Py_ssize_t *off, const unsigned char *bad,
                 int *invalid)
 {
     int kind = PyUnicode_KIND(text);
@@ -2000,7 +2003,7 @@ byte_step_lossy(const ByteSteps *self, PyObject *text, const unsigned char *byte
     Py_ssize_t first = 0; /* the current piece: text[first:i] */
     for (Py_ssize_t i = 0; i <= n; i++) {
         if (i < n && PyUnicode_READ(kind, data, i) != REPLACEMENT) continue;
-        Py_ssize_t start = first, end = i;
+        Py_ssize_t piece = BYTE_AT(off, first), start = piece, end = BYTE_AT(off, i);
         for (Py_ssize_t k = first; k < i; k++) {
             if (bad[k]) { /* the piece does not encode */
                 *invalid = 1;
@@ -2009,14 +2012,14 @@ byte_step_lossy(const ByteSteps *self, PyObject *text, const unsigned char *byte
             }
         }
         if (first > 0) { /* orphan continuation bytes right after lost bytes */
-            Py_ssize_t limit = first + 3 < end ? first + 3 : end;
+            Py_ssize_t limit = piece + 3 < end ? piece + 3 : end;
             while (start < limit && bytes[start] >= 0x80 && bytes[start] <= 0xBF) start++;
         }
         if (i < n) {
-            Py_ssize_t tail = first + incomplete_tail(bytes + first, end - first);
+            Py_ssize_t tail = piece + incomplete_tail(bytes + piece, end - piece);
             end = tail > start ? tail : start;
         }
-        PyObject *decoded = byte_step_decode(self, BYTE_STEP_UTF8, bytes + start, end - start, invalid);
+        PyObject *decoded = byte_step_decode(NULL, BYTE_STEP_UTF8, bytes + start, end - start, invalid);
         if (decoded == NULL || PyList_Append(pieces, decoded) < 0) {
             Py_XDECREF(decoded);
             Py_DECREF(pieces);
@@ -2032,27 +2035,28 @@ byte_step_lossy(const ByteSteps *self, PyObject *text, const unsigned char *byte
     return joined;
 }
 
-/* One step over the text (bytes: its n rebuilt bytes, bad: per character 1 when unencodable; runs: the
- * (start, end) of the runs holding a non-ASCII character; lost: the text holds U+FFFD): the candidate
- * (step, scope, text) appended to out, or nothing. 0 on success, -1 with an exception. */
+/* One step over the text, decoding as decoder (bytes: its rebuilt bytes, character k's at BYTE_AT(off, k);
+ * bad: per character 1 when unencodable; runs: the (start, end) of the runs holding a non-ASCII
+ * character; lost: the text holds U+FFFD; drop_unchanged: give nothing when the whole text comes back as
+ * it is): the candidate (step, scope, text) appended to out, or nothing. 0 on success, -1 with an
+ * exception. */
 static int
-byte_step_run(const ByteSteps *self, Py_ssize_t step, PyObject *text, const unsigned char *bytes,
-              const unsigned char *bad, int whole_encodes, const Py_ssize_t *runs, Py_ssize_t run_count,
-              int lost, PyObject *out)
+byte_step_run(const ByteSteps *self, int decoder, Py_ssize_t step, PyObject *text, const unsigned char *bytes,
+              const Py_ssize_t *off, const unsigned char *bad, int whole_encodes, const Py_ssize_t *runs,
+              Py_ssize_t run_count, int lost, int drop_unchanged, PyObject *out)
 {
-    int decoder = self->step_decoder[step];
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), size = BYTE_AT(off, n);
     int invalid;
     int lossy_possible = lost && decoder == BYTE_STEP_UTF8;
     if (whole_encodes) {
         if (decoder != BYTE_STEP_UTF8) {
-            for (Py_ssize_t i = 0; i + 2 < n; i++) { /* heuristic 8: EF BF BD is UTF-8's U+FFFD */
+            for (Py_ssize_t i = 0; i + 2 < size; i++) { /* heuristic 8: EF BF BD is UTF-8's U+FFFD */
                 if (bytes[i] == 0xEF && bytes[i + 1] == 0xBF && bytes[i + 2] == 0xBD) return 0;
             }
         }
-        PyObject *whole = byte_step_decode(self, decoder, bytes, n, &invalid);
+        PyObject *whole = byte_step_decode(self, decoder, bytes, size, &invalid);
         if (whole != NULL) {
-            if (!lossy_possible && same_chars(PyUnicode_KIND(text), PyUnicode_DATA(text), 0, n, whole)) {
+            if (drop_unchanged && !lossy_possible && same_chars(PyUnicode_KIND(text), PyUnicode_DATA(text), 0, n, whole)) {
                 /* the reference's alphabet skips such a step: a text its step gives back unchanged
                  * holds no lead byte followed by a trail byte, nor a byte read alone as another
                  * character (with U+FFFD, the reference tries a step decoding UTF-8 without it) */
@@ -2064,7 +2068,7 @@ byte_step_run(const ByteSteps *self, Py_ssize_t step, PyObject *text, const unsi
         if (!invalid) return -1;
     }
     if (lossy_possible) {
-        PyObject *lossy = byte_step_lossy(self, text, bytes, bad, &invalid);
+        PyObject *lossy = byte_step_lossy(text, bytes, off, bad, &invalid);
         if (lossy != NULL) return append_candidate(out, step, SCOPE_LOSSY, lossy);
         if (!invalid) return -1;
     }
@@ -2078,7 +2082,8 @@ byte_step_run(const ByteSteps *self, Py_ssize_t step, PyObject *text, const unsi
         int encodes = 1;
         for (Py_ssize_t i = start; i < end && encodes; i++) encodes = !bad[i];
         if (!encodes) continue;
-        PyObject *decoded = byte_step_decode(self, decoder, bytes + start, end - start, &invalid);
+        PyObject *decoded = byte_step_decode(self, decoder, bytes + BYTE_AT(off, start),
+                                             BYTE_AT(off, end) - BYTE_AT(off, start), &invalid);
         if (decoded == NULL) {
             if (invalid) continue;
             Py_XDECREF(pieces);
@@ -2114,6 +2119,28 @@ byte_step_run(const ByteSteps *self, Py_ssize_t step, PyObject *text, const unsi
     return append_candidate(out, step, SCOPE_RUNS, joined);
 }
 
+/* The (start, end) of the runs (between ASCII whitespace) of text holding a non-ASCII character; their
+ * count. */
+static Py_ssize_t
+high_runs(int kind, const void *data, Py_ssize_t n, Py_ssize_t *runs)
+{
+    Py_ssize_t run_count = 0;
+    for (Py_ssize_t i = 0; i < n;) {
+        while (i < n && ascii_whitespace(PyUnicode_READ(kind, data, i))) i++;
+        Py_ssize_t start = i;
+        int high = 0;
+        for (; i < n && !ascii_whitespace(PyUnicode_READ(kind, data, i)); i++) {
+            high |= PyUnicode_READ(kind, data, i) >= 0x80;
+        }
+        if (high) {
+            runs[2 * run_count] = start;
+            runs[2 * run_count + 1] = i;
+            run_count++;
+        }
+    }
+    return run_count;
+}
+
 /* Spec: mojifix.repair._search._expand over the single-byte steps (see the section's comment). */
 static PyObject *
 py_byte_steps_expand(PyObject *module, PyObject *args)
@@ -2132,20 +2159,7 @@ py_byte_steps_expand(PyObject *module, PyObject *args)
         if (out != NULL) PyErr_NoMemory();
         goto fail;
     }
-    Py_ssize_t run_count = 0;
-    for (Py_ssize_t i = 0; i < n;) { /* the runs holding a non-ASCII character */
-        while (i < n && ascii_whitespace(PyUnicode_READ(kind, data, i))) i++;
-        Py_ssize_t start = i;
-        int high = 0;
-        for (; i < n && !ascii_whitespace(PyUnicode_READ(kind, data, i)); i++) {
-            high |= PyUnicode_READ(kind, data, i) >= 0x80;
-        }
-        if (high) {
-            runs[2 * run_count] = start;
-            runs[2 * run_count + 1] = i;
-            run_count++;
-        }
-    }
+    Py_ssize_t run_count = high_runs(kind, data, n, runs);
     if (run_count == 0) goto done; /* ASCII: every step gives it back */
     int lost = PyUnicode_FindChar(text, REPLACEMENT, 0, n, 1) >= 0;
     int last_codec = -1, whole_encodes = 0;
@@ -2164,7 +2178,8 @@ py_byte_steps_expand(PyObject *module, PyObject *args)
             }
             last_codec = codec;
         }
-        if (byte_step_run(self, step, text, bytes, bad, whole_encodes, runs, run_count, lost, out) < 0) {
+        if (byte_step_run(self, self->step_decoder[step], step, text, bytes, NULL, bad, whole_encodes, runs,
+                          run_count, lost, 1, out) < 0) {
             goto fail;
         }
     }
@@ -2257,6 +2272,131 @@ py_multi_byte_steps_meet(PyObject *module, PyObject *args)
     return PyLong_FromUnsignedLong(mask);
 }
 
+/* ---- repair's multi-byte steps: those a text meets, in one call ------------------------------------------
+ *
+ * The reference is mojifix.repair._search._expand over the steps that encode with a CJK encoder and decode
+ * UTF-8 (scopes "all", "lossy" in a text holding U+FFFD, else "runs"), for the steps the caller says the
+ * text meets (multi_byte_steps_meet; every one in a text holding U+FFFD, as the reference tries them all
+ * there). A character is rebuilt as the encoder writes it (cjk_encode's EncodeTable look-up), else as
+ * the bytes only the decoder gives it (the reference's _decoder_inverse, asked through a callable), else
+ * it does not encode. */
+
+/* The text's bytes in one encoder: into bytes (4 per character at most), character k's from off[k]
+ * (off[n]: the end), bad[k] set where it does not encode; 1 when every character encodes, 0 when one
+ * does not, -1 with an exception. */
+static int
+cjk_rebuild(const EncodeTable *table, PyObject *inverse, int kind, const void *data, Py_ssize_t n,
+            unsigned char *bytes, Py_ssize_t *off, unsigned char *bad)
+{
+    Py_ssize_t len = 0;
+    int whole = 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 cp = PyUnicode_READ(kind, data, i);
+        off[i] = len;
+        bad[i] = 0;
+        if (cp < 0x80) {
+            bytes[len++] = (unsigned char)cp;
+            continue;
+        }
+        uint32_t packed = 0;
+        int count = 0;
+        if (cp < 0xD800 || cp > 0xDFFF) { /* a lone surrogate is no scalar value: the encoder refuses it */
+            if (cp < BMP_SIZE) {
+                packed = table->bmp_bytes[cp];
+                count = table->bmp_count[cp];
+            }
+            else {
+                uint64_t astral = encode_astral(table, cp);
+                packed = (uint32_t)astral;
+                count = PACK_COUNT(astral);
+            }
+        }
+        if (count > 0) {
+            for (int k = count - 1; k >= 0; k--) bytes[len++] = (unsigned char)(packed >> (8 * k));
+            continue;
+        }
+        PyObject *ch = PyUnicode_FromOrdinal((int)cp);
+        PyObject *only = ch == NULL ? NULL : PyObject_CallOneArg(inverse, ch);
+        Py_XDECREF(ch);
+        if (only == NULL) return -1;
+        if (only == Py_None) {
+            bad[i] = 1;
+            whole = 0;
+        }
+        else if (!PyBytes_Check(only) || PyBytes_GET_SIZE(only) < 1 || PyBytes_GET_SIZE(only) > 4) {
+            PyErr_SetString(PyExc_ValueError, "the decoder's inverse gives 1-4 bytes or None");
+            Py_DECREF(only);
+            return -1;
+        }
+        else {
+            memcpy(bytes + len, PyBytes_AS_STRING(only), (size_t)PyBytes_GET_SIZE(only));
+            len += PyBytes_GET_SIZE(only);
+        }
+        Py_DECREF(only);
+    }
+    off[n] = len;
+    return whole;
+}
+
+/* Spec: mojifix.repair._search._expand over the multi-byte steps (see the section's comment). */
+static PyObject *
+py_cjk_steps_expand(PyObject *module, PyObject *args)
+{
+    PyObject *text, *tables, *inverses;
+    unsigned long mask;
+    if (!PyArg_ParseTuple(args, "UO!O!k", &text, &PyTuple_Type, &tables, &PyTuple_Type, &inverses, &mask)) {
+        return NULL;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(tables);
+    if (PyTuple_GET_SIZE(inverses) != count) {
+        PyErr_SetString(PyExc_ValueError, "one inverse per EncodeTable");
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < count; k++) {
+        if (!PyObject_TypeCheck(PyTuple_GET_ITEM(tables, k), &EncodeTableType)) {
+            PyErr_SetString(PyExc_TypeError, "tables must be EncodeTable objects");
+            return NULL;
+        }
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    PyObject *out = PyList_New(0);
+    unsigned char *bytes = PyMem_Malloc((size_t)MAX_ENCODED * (size_t)n + 1);
+    unsigned char *bad = PyMem_Malloc((size_t)n + 1);
+    Py_ssize_t *off = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(n + 1));
+    Py_ssize_t *runs = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(n + 1));
+    if (out == NULL || bytes == NULL || bad == NULL || off == NULL || runs == NULL) {
+        if (out != NULL) PyErr_NoMemory();
+        goto fail;
+    }
+    Py_ssize_t run_count = high_runs(kind, data, n, runs);
+    int lost = PyUnicode_FindChar(text, REPLACEMENT, 0, n, 1) >= 0;
+    for (Py_ssize_t k = 0; k < count && run_count > 0; k++) {
+        if (k >= (Py_ssize_t)(8 * sizeof mask) || !((mask >> k) & 1)) continue;
+        const EncodeTable *table = (const EncodeTable *)PyTuple_GET_ITEM(tables, k);
+        int whole = cjk_rebuild(table, PyTuple_GET_ITEM(inverses, k), kind, data, n, bytes, off, bad);
+        if (whole < 0) goto fail;
+        if (byte_step_run(NULL, BYTE_STEP_UTF8, k, text, bytes, off, bad, whole, runs, run_count, lost, 0, out)
+            < 0) {
+            goto fail;
+        }
+    }
+    PyMem_Free(bytes);
+    PyMem_Free(bad);
+    PyMem_Free(off);
+    PyMem_Free(runs);
+    return out;
+fail:
+    PyMem_Free(bytes);
+    PyMem_Free(bad);
+    PyMem_Free(off);
+    PyMem_Free(runs);
+    Py_XDECREF(out);
+    return NULL;
+}
+
+
 /* ---- module ---------------------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -2308,6 +2448,11 @@ static PyMethodDef methods[] = {
      "Every candidate of repair's single-byte steps (a ByteSteps) on a text: (step index, scope 0-2 =\n"
      "all, runs, lossy, candidate text), in step order. Reference: mojifix.repair._search._expand over\n"
      "those steps (the same candidates)."},
+    {"cjk_steps_expand", py_cjk_steps_expand, METH_VARARGS,
+     "cjk_steps_expand(text, tables, inverses, mask) -> list[tuple[int, int, str]]\n\n"
+     "The candidates of repair's steps from a CJK encoder (tables: their EncodeTables; inverses: each\n"
+     "decoder's inverse, ch -> bytes | None) to UTF-8 whose bit is set in mask: (step index, scope 0-2 =\n"
+     "all, runs, lossy, candidate text). Reference: mojifix.repair._search._expand over those steps."},
     {"multi_byte_steps_meet", py_multi_byte_steps_meet, METH_VARARGS,
      "multi_byte_steps_meet(text, facts, count) -> int\n\n"
      "Bit k set when the alphabet of repair's k-th multi-byte step meets text, with facts a CharFacts over\n"

@@ -8,6 +8,13 @@ text split, symbol costs, case flips, script mixes and folds) against ``_words_a
 ``text_score`` (both kernels in one call) against the reference's composition, on every corpus text and
 generated text; then ``score`` and ``repair`` as a whole with the compiled model against the same
 model with the kernels taken out.
+
+repair's compiled steps: the mask of ``multi_byte_steps_meet`` against each multi-byte step's
+``StepAlphabet.meets``; the candidates of ``_search._candidates`` (``byte_steps_expand`` for the
+single-byte steps, then ``cjk_steps_expand`` for the multi-byte steps that mask keeps) against the
+reference ``_search._expand``: the same ``_Candidate`` objects (text and plan) in the same order, two
+layers deep, on every corpus text and on generated text and mojibake; then whole ``Repaired`` results
+with the C calls and without them.
 """
 
 from __future__ import annotations
@@ -178,6 +185,10 @@ def test_byte_steps_are_the_single_byte_prefix(kernels: ModuleType) -> None:
     # a lost byte (cp1252's undefined 0x81 in C3 81, "Á"): scope "lossy" keeps one U+FFFD for it
     lossy = compiled.expand("\u00c3\ufffdnimo, se\u00c3\u00b1or")
     assert (0, 2, "\ufffdnimo, se\u00f1or") in lossy
+    garbled = decode_lossy("\u4e2d\u6587 ok".encode(), "GBK")  # UTF-8 read as GBK, no byte lost
+    every = compiled.every_multi_byte
+    assert compiled.expand_multi_byte(garbled, every)[0] == (0, 0, "\u4e2d\u6587 ok")  # GBK -> UTF-8
+    assert compiled.expand_multi_byte(garbled, 0) == []
 
 
 #: CPython's cp1252 with replacement, as ``requests`` reads a page: its five undefined bytes become U+FFFD

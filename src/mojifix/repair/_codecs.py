@@ -38,6 +38,7 @@ __all__ = [
     "byte_table",
     "decode_lossy",
     "decode_strict",
+    "decoder_only_bytes",
     "encode_strict",
     "known_codec",
     "multi_byte_step_facts",
@@ -162,6 +163,14 @@ def byte_table(name: str) -> tuple[str, ...]:
     return tuple(decode[byte] for byte in range(256))
 
 
+def decoder_only_bytes(name: str, ch: str) -> bytes | None:
+    """The bytes only ``name``'s decoder gives ``ch`` (``_decoder_inverse``), or None: what ``encode_strict``
+    writes for a character the encoder refuses (the compiled steps ask it for those characters only)."""
+    if name not in _DECODER_ONLY_SEQUENCES:
+        return None
+    return _decoder_inverse(name).get(ch)
+
+
 def known_codec(name: str) -> bool:
     """True when ``name`` can appear in a repair step."""
     return name in SINGLE_BYTE or name in _MULTI_BYTE
@@ -191,7 +200,7 @@ def encode_strict(text: str, name: str) -> bytes:
             # The standard's encoders deliberately skip some byte sequences their decoders accept (Big5's
             # HKSCS lead bytes 0x81-0xA0, Shift_JIS's NEC/IBM duplicates, EUC-JP's JIS X 0212): text
             # produced by the decoder must be rebuilt with the decoder's inverse, not the encoder.
-            inverse = _decoder_inverse(name).get(rest[exc.start])
+            inverse = decoder_only_bytes(name, rest[exc.start])
             if inverse is None:
                 raise CodecFailure(str(exc)) from None
             out += encode_as(rest[: exc.start], name, errors="strict") + inverse

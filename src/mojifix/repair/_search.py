@@ -50,6 +50,7 @@ from mojifix.repair._codecs import (
     StepAlphabet,
     byte_table,
     decode_strict,
+    decoder_only_bytes,
     encode_strict,
     known_codec,
     multi_byte_step_facts,
@@ -58,8 +59,9 @@ from mojifix.repair._codecs import (
 )
 from mojifix.repair._score import Score, score
 from mojifix.repair.result import Repaired, Step
+from mojifix.whatwg import big5, euc_jp, euc_kr, gb18030, shift_jis
+from mojifix.whatwg._cjk import StatelessCjkCodec
 from mojifix.whatwg._tables import INDEXES
-from mojifix.whatwg.gb18030 import ranges_as_uint32
 
 __all__ = ["apply_plan", "apply_step", "repair"]
 
@@ -312,8 +314,9 @@ def _expand_steps(
 
 
 def _candidates(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
-    """``_expand``'s candidates, in its order: with the compiled core, those of the steps that encode with a
-    single-byte codec come from one C call (``_CompiledSteps``), the others from ``_expand_steps``.
+    """``_expand``'s candidates, in its order: with the compiled core, from two C calls (``_CompiledSteps``),
+    one for the steps that encode with a single-byte codec, one for the others (encoding with a CJK codec)
+    whose alphabets meet the text.
 
     In a text holding U+FFFD every multi-byte step (they decode UTF-8) may be lossy (heuristic 9), so
     there they are all tried. tests/native/test_repair_kernels.py proves the same candidates.
@@ -322,14 +325,14 @@ def _candidates(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
     if compiled is None:
         return _expand(text, plan)
     steps = _steps()
-    out = [
+    lost = "\ufffd" in text
+    multi_byte = compiled.expand_multi_byte(text, compiled.every_multi_byte if lost else compiled.meets(text))
+    return [
         _Candidate(new, (*plan, _scoped(steps[index], scope))) for index, scope, new in compiled.expand(text)
+    ] + [
+        _Candidate(new, (*plan, _scoped(steps[compiled.count + index], scope)))
+        for index, scope, new in multi_byte
     ]
-    if "\ufffd" in text:
-        return out + _expand_steps(text, plan, steps[compiled.count :])
-    met = compiled.meets(text)
-    rest = tuple(step for k, step in enumerate(steps[compiled.count :]) if met >> k & 1)
-    return out + _expand_steps(text, plan, rest, met=True)
 
 
 #: the scopes of the compiled steps' candidates, by the kernel's number for each
@@ -353,11 +356,15 @@ class _CompiledSteps:
     """The first ``count`` steps of ``_steps()`` (those encoding with a single-byte codec) in C:
     ``expand(text)`` gives their candidates as (step index, scope number, text), in step order; for
     the others (multi-byte ``encode_as``), ``meets(text)`` has bit k set when the k-th one's alphabet
-    meets the text."""
+    meets the text, and ``expand_multi_byte`` gives their candidates."""
 
     count: int
     expand: Callable[[str], list[tuple[int, int, str]]]
     meets: Callable[[str], int]
+    #: the candidates of the multi-byte steps whose bit is set in the mask, as ``expand`` gives them (the
+    #: step index counted from ``count``); ``every_multi_byte``: the mask of all of them
+    expand_multi_byte: Callable[[str, int], list[tuple[int, int, str]]]
+    every_multi_byte: int
 
 
 @cache
@@ -379,16 +386,28 @@ def _compiled_steps() -> _CompiledSteps | None:
         for encode_as, decode_as in STEP_PAIRS[:count]
     )
     byte_steps = kernels.ByteSteps(
-        tables, steps, INDEXES["gb18030"], ranges_as_uint32(), INDEXES["big5"], INDEXES["jis0208"],
+        tables, steps, INDEXES["gb18030"], gb18030.ranges_as_uint32(), INDEXES["big5"], INDEXES["jis0208"],
         INDEXES["euc-kr"], INDEXES["jis0212"],
     )  # fmt: skip
     multi_byte = STEP_PAIRS[count:]
     facts = kernels.CharFacts(functools.partial(multi_byte_step_facts, steps=multi_byte), (), 0, 0, 0, 0)
+    encoders = tuple(_encoder(name).compiled_encode_table(kernels) for name, _ in multi_byte)
+    inverses = tuple(functools.partial(decoder_only_bytes, name) for name, _ in multi_byte)
     return _CompiledSteps(
         count,
         lambda text: kernels.byte_steps_expand(text, byte_steps),
         lambda text: kernels.multi_byte_steps_meet(text, facts, len(multi_byte)),
+        lambda text, mask: kernels.cjk_steps_expand(text, encoders, inverses, mask),
+        (1 << len(multi_byte)) - 1,
     )
+
+
+def _encoder(name: str) -> StatelessCjkCodec:
+    """The standard's CJK codec ``name``, whose compiled encode table ``encode_strict`` encodes with."""
+    for module in (gb18030, big5, shift_jis, euc_kr, euc_jp):
+        if name in module.CODECS:
+            return module.CODECS[name]
+    raise AssertionError(f"{name} is not a CJK codec with a compiled encoder")
 
 
 @cache
