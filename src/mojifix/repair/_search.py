@@ -271,27 +271,15 @@ def _expand(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
       the whole text encodes (every encoder here is stateless and writes ASCII whitespace, and only it, as
       those bytes), so each run is not encoded again.
     """
-    return _expand_steps(text, plan, _steps())
-
-
-def _expand_steps(
-    text: str,
-    plan: tuple[Step, ...],
-    steps: tuple[tuple[Step, Step, StepAlphabet], ...],
-    *,
-    met: bool = False,
-) -> list[_Candidate]:
-    """``_expand`` over some of ``_steps()`` (in their order); ``met``: their alphabets are known to meet
-    the text."""
     out: list[_Candidate] = []
     rebuilt: dict[str, bytes | None] = {}  # encode_as -> the text's bytes (None: not encodable)
     decoded = _Decodings()
     lost = "\ufffd" in text
     parts: list[str] | None = None  # the text split at whitespace, once needed
-    for step, runs_step, alphabet in steps:
+    for step, runs_step, alphabet in _steps():
         encode_as, decode_as = step.encode_as, step.decode_as
         lossy_possible = lost and decode_as == "UTF-8"
-        if not met and not lossy_possible and not alphabet.meets(text):
+        if not lossy_possible and not alphabet.meets(text):
             continue
         data = _rebuilt(text, encode_as, rebuilt)
         if data is not None:
@@ -369,10 +357,11 @@ class _CompiledSteps:
 
 @cache
 def _compiled_steps() -> _CompiledSteps | None:
-    """``mojifix._kernels.ByteSteps`` over the single-byte steps, or None on the pure-Python path.
+    """The compiled steps, or None on the pure-Python path: ``mojifix._kernels.ByteSteps`` over the
+    single-byte steps, the CJK encoders' compiled tables for the others.
 
-    Built once (the codecs' 256-character tables and the CJK decoders' indexes; a pure function of them);
-    the multi-byte steps' character facts are learnt once per code point.
+    Built once (the codecs' 256-character tables, the CJK decoders' indexes and encoders' tables; a pure
+    function of them); the multi-byte steps' character facts are learnt once per code point.
     """
     kernels = _native.kernels()
     if kernels is None:
