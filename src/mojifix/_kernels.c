@@ -2119,6 +2119,44 @@ byte_step_run(const ByteSteps *self, int decoder, Py_ssize_t step, PyObject *tex
     return append_candidate(out, step, SCOPE_RUNS, joined);
 }
 
+/* One expand call's buffers: the rebuilt bytes, each character's offset in them (multi-byte encoders
+ * only), whether it encodes, the runs, and the candidates found. */
+typedef struct {
+    unsigned char *bytes, *bad;
+    Py_ssize_t *off, *runs;
+    PyObject *out;
+} StepScratch;
+
+/* Allocate for n characters of at most bytes_per_char bytes each (with offsets when that is above 1);
+ * 0, or -1 with an exception (then step_scratch_free still applies). */
+static int
+step_scratch_init(StepScratch *s, Py_ssize_t n, Py_ssize_t bytes_per_char)
+{
+    s->out = PyList_New(0);
+    s->bytes = PyMem_Malloc((size_t)(bytes_per_char * n) + 1);
+    s->bad = PyMem_Malloc((size_t)n + 1);
+    s->off = bytes_per_char > 1 ? PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(n + 1)) : NULL;
+    s->runs = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(n + 1));
+    if (s->out == NULL || s->bytes == NULL || s->bad == NULL || s->runs == NULL
+        || (bytes_per_char > 1 && s->off == NULL)) {
+        if (s->out != NULL) PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* Free the buffers; the candidates list when failed, else it is returned (a new reference). */
+static PyObject *
+step_scratch_free(StepScratch *s, int failed)
+{
+    PyMem_Free(s->bytes);
+    PyMem_Free(s->bad);
+    PyMem_Free(s->off);
+    PyMem_Free(s->runs);
+    if (failed) Py_CLEAR(s->out);
+    return s->out;
+}
+
 /* The (start, end) of the runs (between ASCII whitespace) of text holding a non-ASCII character; their
  * count. */
 static Py_ssize_t
@@ -2151,16 +2189,11 @@ py_byte_steps_expand(PyObject *module, PyObject *args)
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
-    PyObject *out = PyList_New(0);
-    unsigned char *bytes = PyMem_Malloc((size_t)n + 1);
-    unsigned char *bad = PyMem_Malloc((size_t)n + 1);
-    Py_ssize_t *runs = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(n + 1));
-    if (out == NULL || bytes == NULL || bad == NULL || runs == NULL) {
-        if (out != NULL) PyErr_NoMemory();
-        goto fail;
-    }
-    Py_ssize_t run_count = high_runs(kind, data, n, runs);
-    if (run_count == 0) goto done; /* ASCII: every step gives it back */
+    StepScratch s;
+    if (step_scratch_init(&s, n, 1) < 0) return step_scratch_free(&s, 1);
+    unsigned char *bytes = s.bytes, *bad = s.bad;
+    Py_ssize_t run_count = high_runs(kind, data, n, s.runs);
+    if (run_count == 0) return step_scratch_free(&s, 0); /* ASCII: every step gives it back */
     int lost = PyUnicode_FindChar(text, REPLACEMENT, 0, n, 1) >= 0;
     int last_codec = -1, whole_encodes = 0;
     for (Py_ssize_t step = 0; step < self->step_count; step++) {
@@ -2178,22 +2211,12 @@ py_byte_steps_expand(PyObject *module, PyObject *args)
             }
             last_codec = codec;
         }
-        if (byte_step_run(self, self->step_decoder[step], step, text, bytes, NULL, bad, whole_encodes, runs,
-                          run_count, lost, 1, out) < 0) {
-            goto fail;
+        if (byte_step_run(self, self->step_decoder[step], step, text, bytes, NULL, bad, whole_encodes, s.runs,
+                          run_count, lost, 1, s.out) < 0) {
+            return step_scratch_free(&s, 1);
         }
     }
-done:
-    PyMem_Free(bytes);
-    PyMem_Free(bad);
-    PyMem_Free(runs);
-    return out;
-fail:
-    PyMem_Free(bytes);
-    PyMem_Free(bad);
-    PyMem_Free(runs);
-    Py_XDECREF(out);
-    return NULL;
+    return step_scratch_free(&s, 0);
 }
 
 
@@ -2361,39 +2384,21 @@ py_cjk_steps_expand(PyObject *module, PyObject *args)
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
-    PyObject *out = PyList_New(0);
-    unsigned char *bytes = PyMem_Malloc((size_t)MAX_ENCODED * (size_t)n + 1);
-    unsigned char *bad = PyMem_Malloc((size_t)n + 1);
-    Py_ssize_t *off = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(n + 1));
-    Py_ssize_t *runs = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(n + 1));
-    if (out == NULL || bytes == NULL || bad == NULL || off == NULL || runs == NULL) {
-        if (out != NULL) PyErr_NoMemory();
-        goto fail;
-    }
-    Py_ssize_t run_count = high_runs(kind, data, n, runs);
+    StepScratch s;
+    if (step_scratch_init(&s, n, MAX_ENCODED) < 0) return step_scratch_free(&s, 1);
+    Py_ssize_t run_count = high_runs(kind, data, n, s.runs);
     int lost = PyUnicode_FindChar(text, REPLACEMENT, 0, n, 1) >= 0;
     for (Py_ssize_t k = 0; k < count && run_count > 0; k++) {
         if (k >= (Py_ssize_t)(8 * sizeof mask) || !((mask >> k) & 1)) continue;
         const EncodeTable *table = (const EncodeTable *)PyTuple_GET_ITEM(tables, k);
-        int whole = cjk_rebuild(table, PyTuple_GET_ITEM(inverses, k), kind, data, n, bytes, off, bad);
-        if (whole < 0) goto fail;
-        if (byte_step_run(NULL, BYTE_STEP_UTF8, k, text, bytes, off, bad, whole, runs, run_count, lost, 0, out)
-            < 0) {
-            goto fail;
+        int whole = cjk_rebuild(table, PyTuple_GET_ITEM(inverses, k), kind, data, n, s.bytes, s.off, s.bad);
+        if (whole < 0
+            || byte_step_run(NULL, BYTE_STEP_UTF8, k, text, s.bytes, s.off, s.bad, whole, s.runs, run_count, lost,
+                             0, s.out) < 0) {
+            return step_scratch_free(&s, 1);
         }
     }
-    PyMem_Free(bytes);
-    PyMem_Free(bad);
-    PyMem_Free(off);
-    PyMem_Free(runs);
-    return out;
-fail:
-    PyMem_Free(bytes);
-    PyMem_Free(bad);
-    PyMem_Free(off);
-    PyMem_Free(runs);
-    Py_XDECREF(out);
-    return NULL;
+    return step_scratch_free(&s, 0);
 }
 
 
