@@ -1,0 +1,45 @@
+"""Issue 12's coverage pass: HP Roman-8 is named, and the names it added stay out of the web domain."""
+
+from __future__ import annotations
+
+import pytest
+
+import mojifix
+from mojifix.detect import priors
+from mojifix.detect.encodings import by_name, candidates_for, canonical_name
+
+ROMAN8 = {
+    "fr": "L'été dernier, nous avons visité la forêt près du château; c'était très agréable. "
+    "Les élèves ont préparé un goûter à la crème pour la fête de l'école.\n",
+    "de": "Die Bäckerei öffnet um acht Uhr; der Käse ist würzig und die Brötchen sind frisch. "
+    "Über die Straße gehen wir zum Müller, der schöne Äpfel verkauft.\n",
+    "es": "El niño comió una manzana en el jardín; mañana iremos a la estación con Begoña. "
+    "¿Dónde está el camión? ¡Qué día más bonito!\n",
+}
+
+
+@pytest.mark.parametrize("lang", sorted(ROMAN8))
+def test_hp_roman8_is_named_and_gives_the_text(lang: str) -> None:
+    text = ROMAN8[lang]
+    data = text.encode("hp_roman8")
+    best = mojifix.detect(data).best()
+    assert best is not None and best.encoding == "hp-roman8"
+    assert data.decode(best.encoding) == text
+
+
+@pytest.mark.parametrize("name", ["windows-1252", "ISO-8859-15", "cp850", "macintosh"])
+def test_western_text_in_other_pages_is_not_taken_for_hp_roman8(name: str) -> None:
+    text = ROMAN8["fr"].replace("'", "’") if name == "windows-1252" else ROMAN8["fr"]
+    data = text.encode(name if name != "macintosh" else "mac_roman")
+    assert mojifix.detect(data).best().encoding != "hp-roman8"
+
+
+def test_new_names_are_file_domain_only_and_lowest_prior() -> None:
+    web = {info.name for info in candidates_for("web")}
+    for name in ("hp-roman8", "utf-7"):
+        info = by_name(name)
+        assert info is not None and not info.web and name not in web
+        assert priors.base_prior(name) == priors.OTHER_PRIOR
+    assert canonical_name("roman8") == "hp-roman8"
+    data = ROMAN8["de"].encode("hp_roman8")
+    assert all(c.encoding != "hp-roman8" for c in mojifix.detect(data, domain="web").candidates)
