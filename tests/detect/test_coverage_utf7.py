@@ -93,7 +93,23 @@ def test_ascii_with_plus_stays_ascii(data: bytes) -> None:
 
 def test_generated_ascii_with_plus_and_base64_stays_ascii() -> None:
     rng = random.Random(12)
-    words = "the quick brown fox jumps over lazy dog code build test value index file path".split()
+    words = [
+        "the",
+        "quick",
+        "brown",
+        "fox",
+        "jumps",
+        "over",
+        "lazy",
+        "dog",
+        "code",
+        "build",
+        "test",
+        "value",
+        "index",
+        "file",
+        "path",
+    ]
     for _ in range(3000):
         parts = [rng.choice(words) for _ in range(rng.randint(3, 30))]
         for _ in range(rng.randint(1, 6)):
