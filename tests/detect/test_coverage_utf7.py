@@ -146,3 +146,15 @@ def test_streamed_input_beyond_one_block() -> None:
     # a later block that CPython's strict decoder refuses (non-zero padding bits): not UTF-7
     broken = data + b"x +AOl- y\n"
     assert mojifix.detect(broken).best().encoding == "UTF-8"
+
+
+def test_convert_writes_utf7_as_its_text_and_leaves_ascii_with_plus_alone(tmp_path) -> None:
+    from mojifix.cli import main
+
+    src, dst = tmp_path / "in", tmp_path / "out"
+    src.mkdir()
+    (src / "notes.txt").write_bytes(TEXTS["de"].encode("utf-7"))
+    (src / "code.txt").write_bytes(ASCII_WITH_PLUS[0] + ASCII_WITH_PLUS[2])
+    assert main(["convert", str(src), str(dst)]) == 0
+    assert (dst / "notes.txt").read_text(encoding="utf-8") == TEXTS["de"]
+    assert (dst / "code.txt").read_bytes() == ASCII_WITH_PLUS[0] + ASCII_WITH_PLUS[2]
