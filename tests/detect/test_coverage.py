@@ -36,10 +36,39 @@ def test_western_text_in_other_pages_is_not_taken_for_hp_roman8(name: str) -> No
 
 def test_new_names_are_file_domain_only_and_lowest_prior() -> None:
     web = {info.name for info in candidates_for("web")}
-    for name in ("hp-roman8", "utf-7"):
+    for name in ("hp-roman8", "cp1006", "utf-7"):
         info = by_name(name)
         assert info is not None and not info.web and name not in web
         assert priors.base_prior(name) == priors.OTHER_PRIOR
     assert canonical_name("roman8") == "hp-roman8"
     data = ROMAN8["de"].encode("hp_roman8")
     assert all(c.encoding != "hp-roman8" for c in mojifix.detect(data, domain="web").candidates)
+
+
+URDU = (
+    "لاہور پاکستان کا ایک بڑا اور پرانا شہر ہے جہاں ہر سال لاکھوں لوگ سیر کے لیے آتے ہیں۔\n"
+    "صبح کے وقت بازاروں میں بہت رونق ہوتی ہے اور دکاندار اپنی دکانیں کھولتے ہیں۔\n"
+)
+
+
+def test_cp1006_shaped_urdu_is_named_and_gives_the_text() -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from detect_coverage import shape
+
+    text = "".join(shape(line, "cp1006") + "\n" for line in URDU.splitlines())
+    assert "\ufe8d" in text  # presentation forms (alef isolated), as IBM's page stores them
+    data = text.encode("cp1006")
+    best = mojifix.detect(data).best()
+    assert best is not None and (best.encoding, best.language) == ("cp1006", "ur")
+    assert data.decode("cp1006") == text
+    assert all(c.encoding != "cp1006" for c in mojifix.detect(data, domain="web").candidates)
+
+
+def test_presentation_forms_read_as_their_letters() -> None:
+    from mojifix.detect.model import load_model
+
+    lut = load_model().lut
+    assert lut[0xFE8D] == lut[0x0627] and lut[0xFB58] == lut[0x067E]  # alef, peh initial

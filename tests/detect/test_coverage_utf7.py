@@ -158,3 +158,10 @@ def test_convert_writes_utf7_as_its_text_and_leaves_ascii_with_plus_alone(tmp_pa
     assert main(["convert", str(src), str(dst)]) == 0
     assert (dst / "notes.txt").read_text(encoding="utf-8") == TEXTS["de"]
     assert (dst / "code.txt").read_bytes() == ASCII_WITH_PLUS[0] + ASCII_WITH_PLUS[2]
+
+
+def test_typographic_marks_only() -> None:
+    text = "Er sagte »Guten Morgen« und zahlte 10 € dafür nicht.\n".replace("ü", "ue")
+    data = text.encode("utf-7")
+    best = mojifix.detect(data).best()
+    assert best.encoding == "utf-7" and data.decode("utf-7") == text

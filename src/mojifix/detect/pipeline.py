@@ -759,7 +759,7 @@ def _utf7(s: _State) -> Detection | None:
     if rest is not None and not (rest.valid and _ends_clean(rest)):
         return None
     ls = get_scorer().score(reading.words)
-    if not _reads_as_text(ls) or ls.known_share < utf7.MIN_KNOWN_SHARE:
+    if not (reading.typographic or (_reads_as_text(ls) and ls.known_share >= utf7.MIN_KNOWN_SHARE)):
         return None
     detail = (
         f"{reading.sequences:,} shifted sequences decode to {reading.shifted_chars:,} non-ASCII characters "

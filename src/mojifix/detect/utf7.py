@@ -22,9 +22,10 @@ encoder writes, and what they decode to reads as text:
    symbol or space: no control, unassigned, private-use or surrogate code point, no noncharacter);
 5. the decoded letters are of at most two scripts, and if two, one of them is Latin (random base64
    decodes to a scatter of Hangul, Han, Yi, Cyrillic... at once);
-6. in all, at least :data:`MIN_SHIFTED_CHARS` non-ASCII characters are decoded, and the decoded text
-   reads as text in some language (the pipeline's reads-as-text test on the model's score, and
-   :data:`MIN_KNOWN_SHARE` of its letters among the language's frequent ones).
+6. in all, at least :data:`MIN_SHIFTED_CHARS` non-ASCII characters are decoded, and the words holding
+   them are typographic marks only (``»Text«``, "10 €") or read as text in some language (the
+   pipeline's reads-as-text test on the model's score, and :data:`MIN_KNOWN_SHARE` of their letters
+   among the language's frequent ones).
 
 Rules 1-5 are structure and need no model; rule 6 is the same bar every other reading must pass.
 """
@@ -91,6 +92,10 @@ class Utf7Reading:
     #: between each: what rule 6 scores (the ASCII elsewhere reads alike either way and would carry
     #: three random CJK characters in an English page over the bar)
     words: str
+    #: every decoded non-ASCII character is typographic punctuation or a symbol (« » – “ ” € ° ...):
+    #: words without letters, which no language model scores, and which random base64 hardly ever
+    #: decodes to (143 of 65,536 code units each)
+    typographic: bool
 
 
 def utf7_reading(data: bytes) -> Utf7Reading | None:
@@ -140,7 +145,13 @@ def utf7_reading(data: bytes) -> Utf7Reading | None:
     if shifted < MIN_SHIFTED_CHARS or len(scripts - {"LATIN"}) > 1:
         return None  # rule 6's count, rule 5
     text = "".join(out)
-    return Utf7Reading(text, sequences, shifted, _words_at(text, spans))
+    typographic = all(_typographic(text[i]) for i in spans)
+    return Utf7Reading(text, sequences, shifted, _words_at(text, spans), typographic)
+
+
+def _typographic(ch: str) -> bool:
+    """Punctuation or a symbol of Latin-1 (U+00A0-U+00BF), General Punctuation or the currency signs."""
+    return "\u00a0" <= ch <= "\u00bf" or "\u2010" <= ch <= "\u205e" or "\u20a0" <= ch <= "\u20bf"
 
 
 def _words_at(text: str, offsets: list[int]) -> str:
