@@ -35,6 +35,8 @@ from detect_eval import ROOT, decodings, is_right
 
 sys.path.insert(0, str(ROOT / "tools"))
 
+from detect_testset import _encodable
+
 SEED = 20261201
 #: encoding (CPython codec name) -> (nearest registry encoding before this pass, locales of its text)
 CHECKED: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -53,6 +55,10 @@ CHECKED: dict[str, tuple[str, tuple[str, ...]]] = {
     "cp1006": ("windows-1256", ("ur",)),
     "hp_roman8": ("windows-1252", ("fr", "de", "es", "pt")),
     "utf_7": ("UTF-8", ("de", "ru", "ja", "he")),
+    # with a byte order mark (CPython's "utf-8-sig", "utf-16", "utf-32" write one)
+    "utf_8_sig": ("UTF-8", ("de", "ja")),
+    "utf_16": ("UTF-16LE", ("de", "ja")),
+    "utf_32": ("utf-32-le", ("de", "ja")),
 }
 #: code pages of shaped Arabic-script text (presentation forms), whose documents :func:`shape` makes
 SHAPED = frozenset({"cp1006"})
@@ -152,14 +158,6 @@ _FORMS = functools.cache(_presentation_forms)
 #: what IBM's Urdu page writes for the characters it lacks: Arabic kaf and yeh for Urdu's keheh and
 #: Farsi yeh, a period for the Urdu full stop
 _SHAPED_SUBSTITUTES = str.maketrans({"\u06a9": "\u0643", "\u06cc": "\u064a", "\u06d4": "."})
-
-
-def _encodable(text: str, codec: str) -> bool:
-    try:
-        text.encode(codec)
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _same_text(data: bytes, nearest: str, text: str) -> bool:
