@@ -72,3 +72,9 @@ def test_presentation_forms_read_as_their_letters() -> None:
 
     lut = load_model().lut
     assert lut[0xFE8D] == lut[0x0627] and lut[0xFB58] == lut[0x067E]  # alef, peh initial
+
+
+def test_cpython_spellings_of_labels_resolve() -> None:
+    assert canonical_name("euc_kr") == "EUC-KR"  # CPython's name of the WHATWG label "euc-kr"
+    assert canonical_name("utf7") == "utf-7" and canonical_name("cp1006") == "cp1006"
+    assert canonical_name("iso8859_9") == "windows-1254"

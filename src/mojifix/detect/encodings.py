@@ -247,7 +247,8 @@ def canonical_name(name: str) -> str:
         return name
     from mojifix.whatwg import lookup
 
-    enc = lookup(name)
+    # (CPython spells some WHATWG labels with "_": "euc_kr" is the label "euc-kr")
+    enc = lookup(name) or lookup(name.replace("_", "-"))
     if enc is not None and enc.name in _BY_NAME:
         return enc.name
     try:
