@@ -53,6 +53,8 @@ CHECKED: dict[str, tuple[str, tuple[str, ...]]] = {
     "iso2022_jp_ext": ("ISO-2022-JP", ("ja",)),
     "cp856": ("cp862", ("he",)),
     "cp1006": ("windows-1256", ("ur",)),
+    # (in the registry already: IBM's Arabic page of shaped text, measured for the presentation-form fold)
+    "cp864": ("cp864", ("ar",)),
     "hp_roman8": ("windows-1252", ("fr", "de", "es", "pt")),
     "utf_7": ("UTF-8", ("de", "ru", "ja", "he")),
     # with a byte order mark (CPython's "utf-8-sig", "utf-16", "utf-32" write one)
@@ -61,7 +63,7 @@ CHECKED: dict[str, tuple[str, tuple[str, ...]]] = {
     "utf_32": ("utf-32-le", ("de", "ja")),
 }
 #: code pages of shaped Arabic-script text (presentation forms), whose documents :func:`shape` makes
-SHAPED = frozenset({"cp1006"})
+SHAPED = frozenset({"cp1006", "cp864"})
 #: shortest and longest documents (characters), drawn log-uniformly as the dev-set builder draws them
 MIN_DOC, MAX_DOC = 120, 6000
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import ast
 import codecs
+import functools
 import gzip
 import importlib.metadata
 import itertools
@@ -575,8 +576,27 @@ def sources() -> list[dict[str, str]]:
 
 
 # ---- training ---------------------------------------------------------------------------------------
+#: the letters a code page of shaped text writes with another letter's shapes: IBM's Urdu page (cp1006)
+#: has no keheh or Farsi yeh, and writes Urdu's with Arabic kaf's and yeh's
+SHAPE_STANDS_IN = {"\u06a9": "\u0643", "\u06cc": "\u064a"}
+
+
+@functools.cache
+def _presentation_forms() -> dict[str, tuple[str, ...]]:
+    """Arabic-script letter -> its presentation forms (Unicode's decompositions of the two blocks)."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for cp in (*range(0xFB50, 0xFE00), *range(0xFE70, 0xFF00)):
+        dec = unicodedata.decomposition(chr(cp)).split()
+        if len(dec) == 2 and dec[0] in ("<isolated>", "<final>", "<initial>", "<medial>"):
+            out[chr(int(dec[1], 16))].append(chr(cp))
+    return {base: tuple(forms) for base, forms in out.items()}
+
+
 def _encodable(info, ch: str) -> bool:
-    forms = [ch, ch.upper()]
+    """Whether ``info`` can write the letter ``ch``: as itself, upper-cased, decomposed (windows-1258),
+    or, in a code page of shaped text (cp864, cp1006), as one of its presentation forms, which the
+    model reads as the letter (``model._fold_presentation_forms``)."""
+    forms = [ch, ch.upper(), *_presentation_forms().get(SHAPE_STANDS_IN.get(ch, ch), ())]
     nfd = unicodedata.normalize("NFD", ch)
     if len(nfd) > 1:  # windows-1258 writes Vietnamese as a precomposed base + one combining tone mark
         forms.append(nfd)

@@ -221,9 +221,7 @@ SERVES: dict[str, tuple[str, ...]] = {
 
 #: encodings added to the registry after the model was trained that write what another one writes:
 #: their languages are that one's (cp1140 is cp037 with the euro sign at 0x9F)
-#: (HP Roman-8's letters are DOS Latin-1's (cp850) but for "Š š Ÿ" and without "ı": the same
-#: Western languages; measured with ``benchmarks/detect_coverage.py``)
-SAME_LANGUAGES_AS: dict[str, str] = {"cp1140": "cp037", "hp-roman8": "cp850"}
+SAME_LANGUAGES_AS: dict[str, str] = {"cp1140": "cp037"}
 
 _BY_NAME = {info.name: info for info in REGISTRY}
 
