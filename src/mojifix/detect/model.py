@@ -141,8 +141,8 @@ def _fold_presentation_forms(lut: np.ndarray) -> np.ndarray:
     Code pages of shaped text (IBM's cp1006 for Urdu, cp864 for Arabic) decode to presentation forms,
     which training text (in logical order, base letters) never has: without the fold every such letter
     was the Arabic script's "unseen letter" class, and no reading in them could read as Urdu or Arabic.
-    Done at load (not in the trainer) because it follows from Unicode alone, and keeps ``model.bin``
-    byte-identical; ligatures of two letters (lam-alef) stay in the class."""
+    Done at load (not stored by the trainer) because it follows from Unicode alone and leaves the
+    trained tables as they are; ligatures of two letters (lam-alef) stay in the class."""
     out = lut.copy()
     for cp in _PRESENTATION_FORMS:
         base = unicodedata.normalize("NFKC", chr(cp)).strip()
