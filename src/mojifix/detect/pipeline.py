@@ -22,7 +22,7 @@ from functools import cache
 
 import numpy as np
 
-from mojifix.detect import ambiguity, ascii, binary, bom, escape, priors, structure, validity
+from mojifix.detect import ambiguity, ascii, binary, bom, escape, priors, structure, utf7, validity
 from mojifix.detect.declarations import Declaration, find_declaration
 from mojifix.detect.encodings import SERVES, EncodingInfo, candidates_for, canonical_name
 from mojifix.detect.result import Candidate, Detection, Evidence
@@ -462,6 +462,8 @@ def _decide(s: _State) -> Detection:
                                  bytes_examined=n, evidence=(ev,))  # fmt: skip
         if controls_ev is not None:
             return _binary(n, controls_ev[1], controls_ev[0])
+        if b"+" in s.head and (found_utf7 := _utf7(s)) is not None:  # 6b. UTF-7 (detect/utf7.py)
+            return found_utf7
         ev = Evidence("ascii", f"all {n:,} bytes are ASCII (below 0x80)")
         return Detection((Candidate(ascii.ASCII_CANDIDATE, 1.0, None, (ev,)),), "ascii", bytes_examined=n,
                          evidence=(ev,))  # fmt: skip
@@ -756,6 +758,30 @@ def _ends_clean(v: validity.StreamValidator) -> bool:
 def _single_byte_detail(n: int, info: EncodingInfo) -> str:
     """The validity evidence of a single-byte code page that decodes all ``n`` bytes."""
     return f"all {n:,} bytes: every byte value defined in {info.name}"
+
+
+def _utf7(s: _State) -> Detection | None:
+    """Stage 6b: 7-bit input read as UTF-7, when the domain allows it, its shifted sequences are what
+    an encoder writes (:func:`utf7.utf7_reading` on the first block, CPython's strict decoder on the
+    rest) and the words they decode read as text."""
+    more = s.total > len(s.head)  # (the first block's last line may go on in the next)
+    reading = utf7.utf7_reading(s.head[: s.head.rfind(b"\n") + 1] if more else s.head)
+    # (the structure first: it rejects most ASCII with "+" at its first one, faster than the domain test)
+    if reading is None or not any(info.name == utf7.UTF7 for info in s.allowed):
+        return None
+    rest = _validators(s)[utf7.UTF7] if more else None
+    if rest is not None and not (rest.valid and _ends_clean(rest)):
+        return None
+    ls = get_scorer().score(reading.words)
+    if not (reading.typographic or (_reads_as_text(ls) and ls.known_share >= utf7.MIN_KNOWN_SHARE)):
+        return None
+    detail = (
+        f"{reading.sequences:,} shifted sequences decode to {reading.shifted_chars:,} non-ASCII characters "
+        f"(valid UTF-16) whose words read as {ls.language}: {ls.loglik / max(ls.letters, 1):.1f} nats/letter"
+    )
+    ev = Evidence("utf7", detail, float(reading.shifted_chars))
+    cand = Candidate(utf7.UTF7, STRUCTURAL_CONFIDENCE, ls.language, (ev,))
+    return Detection((cand,), "text", bytes_examined=s.total, evidence=(ev,))
 
 
 def _utf16_detection(n: int, reading: structure.ContentReading, asked: bool = False) -> Detection:
