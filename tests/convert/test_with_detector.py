@@ -110,3 +110,20 @@ def test_declared_files_with_the_real_detector(tmp_path) -> None:
         assert rewrite.new_label.lower() == "utf-8" and rewrite.old_label in text
     # the GBK, Big5, windows-1252 files are not hard cases: at most the EUC-JP feed may be held back
     assert written >= len(DECLARED) - 1, [(r.path, r.reason) for r in report.records]
+
+
+def test_a_clean_file_whose_first_lines_read_alike_in_a_sibling_code_page_is_not_mixed(tmp_path) -> None:
+    """ISO-8859-13 text whose only quotation marks („ “) come last: its first lines read the same in
+    windows-1257, which the detector prefers for them alone, and windows-1257 then fails at the
+    quotation mark; probe H must not split a file whose first lines the verdict already reads."""
+    head = (
+        "Vilniaus senamiestis yra vienas didžiausių Rytų Europoje. Šiaurės rytuose teka Neris, "
+        "o pietuose - kalvos ir miškai. Čia gyvena žmonės iš įvairių šalių.\n"
+    ) * 12
+    text = head + "Miesto gidas sako: „Ateikite rytą“, kai gatvės dar tuščios.\n"
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "lt.txt").write_bytes(text.encode("iso8859_13"))
+    report = convert(tmp_path / "src", tmp_path / "dst", fsync=False)
+    (rec,) = report.records
+    assert (rec.outcome, rec.encoding) == ("converted", "ISO-8859-13"), rec.reason
+    assert (tmp_path / "dst" / "lt.txt").read_text("utf-8") == text

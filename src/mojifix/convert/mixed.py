@@ -937,11 +937,27 @@ def _find_split(data: bytes, start: int, head: str, fail: int | None, detect: De
         probes.append(lambda: _probe_tail(data, start, head, detect))
         if head not in _UTF16 and head != "UTF-8":
             probes.append(lambda: _probe_first_half(data, start, head, detect))
+    whole: list[str | None] = []  # the verdict's own text, decoded once when a probe finds a split
     for probe in probes:
         split = probe()
-        if split is not None and start < split.boundary < len(data):
-            return split
+        if split is None or not start < split.boundary < len(data):
+            continue
+        if fail is None:
+            if not whole:
+                whole.append(try_decode(data[start:], head))
+            if whole[0] is not None and _split_text(data, start, split) == whole[0]:
+                # the two parts read exactly as the verdict reads the whole file (an ISO-8859-13
+                # file whose first lines windows-1257 reads alike): one encoding explains every byte
+                continue
+        return split
     return None
+
+
+def _split_text(data: bytes, start: int, split: Split) -> str | None:
+    """The text of a split's two parts, each decoded strictly in its own encoding (None if one fails)."""
+    head = try_decode(data[start : split.boundary], split.head_encoding)
+    tail = try_decode(data[split.boundary :], split.tail_encoding)
+    return None if head is None or tail is None else head + tail
 
 
 def salvage(data: bytes, start: int, split: Split) -> str | None:
@@ -949,11 +965,8 @@ def salvage(data: bytes, start: int, split: Split) -> str | None:
     the encoding of a segment is uncertain (``split.uncertain``)."""
     if split.uncertain:
         return None
-    head = try_decode(data[start : split.boundary], split.head_encoding)
-    tail = try_decode(data[split.boundary :], split.tail_encoding)
-    if head is None or tail is None or "\ufffd" in head or "\ufffd" in tail:
-        return None
-    return head + tail
+    text = _split_text(data, start, split)
+    return None if text is None or "\ufffd" in text else text
 
 
 split_on_nul = _probe_nul
