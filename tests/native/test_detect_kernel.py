@@ -60,13 +60,14 @@ def scorer(detect_kernel: ModuleType) -> Scorer:
 
 @contextmanager
 def reference(scorer: Scorer) -> Iterator[None]:
-    """The shared scorer (the one ``detect`` uses) on its NumPy reference for the duration."""
-    kernel = scorer.kernel
-    scorer.kernel = None
+    """The shared scorer (the one ``detect`` uses) on its NumPy reference for the duration (the scoring
+    kernel and the code pages' kernel both taken out)."""
+    kernel, pages = scorer.kernel, scorer.pages
+    scorer.kernel = scorer.pages = None
     try:
         yield
     finally:
-        scorer.kernel = kernel
+        scorer.kernel, scorer.pages = kernel, pages
 
 
 def both_detections(scorer: Scorer, data: bytes, **kwargs: object) -> tuple[str, str]:

@@ -18,6 +18,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define COST_NONE INT64_MAX
@@ -494,6 +495,432 @@ static PyTypeObject TablesType = {
     .tp_methods = tables_methods,
 };
 
+/* ---- CodePages: the single-byte code pages' tables, for the shortlist and the upper bounds ----------
+ *
+ * The compiled twins of pipeline._shortlisted_reference (with Scorer.histogram_scores) and of
+ * Scorer.upper_bounds' weighted sum. The shortlist's unigram scores are float32 sums, as the NumPy
+ * reference computes them: products rounded to float32, added one byte value after another in byte order
+ * (what NumPy's einsum and its reduction over the non-contiguous axis do), so the floats are the same
+ * bits; setup.py compiles without fused multiply-add. The bounds are exact int64 sums. */
+
+typedef struct {
+    PyObject_HEAD
+    Py_buffer high_logp;      /* float32 [128, pairs]: log P of each page's high-half character, by byte */
+    Py_buffer ascii_logp;     /* float32 [128, languages]: log P of each ASCII character */
+    Py_buffer pair_lang;      /* int32 [pairs]: the language of each (page, language) pair */
+    Py_buffer pair_start;     /* int32 [pages]: each page's first pair (pairs sorted by page) */
+    Py_buffer primary_script; /* int32 [languages] */
+    Py_buffer gids;           /* uint16 [pages, 256]: each page's reading of each byte, as gids */
+    Py_buffer bound_cost;     /* int64 [256, bound pages]: Scorer.bound_cost */
+    Py_ssize_t n_pairs, n_pages, n_langs, n_bound_pages;
+} CodePages;
+
+static void
+pages_release(CodePages *self)
+{
+    Py_buffer *all[] = {&self->high_logp, &self->ascii_logp, &self->pair_lang, &self->pair_start,
+                        &self->primary_script, &self->gids, &self->bound_cost};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (all[i]->obj != NULL) {
+            PyBuffer_Release(all[i]);
+        }
+    }
+}
+
+static void
+pages_dealloc(CodePages *self)
+{
+    pages_release(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int
+pages_init(CodePages *self, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"high_logp", "ascii_logp", "pair_lang", "pair_start", "primary_script", "gids",
+                            "bound_cost", NULL};
+    PyObject *high_logp, *ascii_logp, *pair_lang, *pair_start, *primary_script, *gids, *bound_cost;
+    pages_release(self);
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "$OOOOOOO", names, &high_logp, &ascii_logp, &pair_lang,
+                                     &pair_start, &primary_script, &gids, &bound_cost)) {
+        return -1;
+    }
+    if (take_buffer(high_logp, &self->high_logp, "high_logp", 2, 4) < 0 ||
+        take_buffer(ascii_logp, &self->ascii_logp, "ascii_logp", 2, 4) < 0 ||
+        take_buffer(pair_lang, &self->pair_lang, "pair_lang", 1, 4) < 0 ||
+        take_buffer(pair_start, &self->pair_start, "pair_start", 1, 4) < 0 ||
+        take_buffer(primary_script, &self->primary_script, "primary_script", 1, 4) < 0 ||
+        take_buffer(gids, &self->gids, "gids", 2, 2) < 0 ||
+        take_buffer(bound_cost, &self->bound_cost, "bound_cost", 2, 8) < 0) {
+        return -1;
+    }
+    self->n_pairs = self->high_logp.shape[1];
+    self->n_langs = self->ascii_logp.shape[1];
+    self->n_pages = self->gids.shape[0];
+    self->n_bound_pages = self->bound_cost.shape[1];
+    int shapes_ok = self->high_logp.shape[0] == 128 && self->ascii_logp.shape[0] == 128 &&
+                    self->pair_lang.shape[0] == self->n_pairs && self->pair_start.shape[0] == self->n_pages &&
+                    self->primary_script.shape[0] == self->n_langs && self->gids.shape[1] == 256 &&
+                    self->bound_cost.shape[0] == 256 && self->n_pages > 0 && self->n_langs <= MAX_LANGUAGES;
+    if (shapes_ok) {
+        /* pairs sorted by page, every page with at least one, every language in range */
+        const int32_t *start = self->pair_start.buf, *lang = self->pair_lang.buf;
+        shapes_ok = start[0] == 0;
+        for (Py_ssize_t e = 0; e < self->n_pages && shapes_ok; e++) {
+            int32_t end = e + 1 < self->n_pages ? start[e + 1] : (int32_t)self->n_pairs;
+            shapes_ok = start[e] < end && end <= self->n_pairs;
+        }
+        for (Py_ssize_t p = 0; p < self->n_pairs && shapes_ok; p++) {
+            shapes_ok = lang[p] >= 0 && lang[p] < self->n_langs;
+        }
+    }
+    if (!shapes_ok) {
+        PyErr_SetString(PyExc_ValueError, "CodePages: the tables do not fit together");
+        return -1;
+    }
+    return 0;
+}
+
+/* The byte histogram as doubles (int64 counts, or float64 counts scaled by the caller). */
+static int
+read_histogram(PyObject *obj, double *hist)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        return -1;
+    }
+    int ok = view.ndim == 1 && view.shape[0] == 256 && view.itemsize == 8 && view.format != NULL &&
+             strchr("dlq", view.format[0]) != NULL && view.format[1] == '\0';
+    if (ok) {
+        for (int b = 0; b < 256; b++) {
+            hist[b] = view.format[0] == 'd' ? ((const double *)view.buf)[b]
+                                            : (double)((const int64_t *)view.buf)[b];
+        }
+    }
+    PyBuffer_Release(&view);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "histogram: expected 256 int64 or float64 counts");
+        return -1;
+    }
+    return 0;
+}
+
+/* Rows (page indices) as a freshly allocated array; -1 on error (a Python error set). */
+static Py_ssize_t
+read_rows(PyObject *obj, Py_ssize_t limit, Py_ssize_t **rows)
+{
+    if (PyObject_CheckBuffer(obj)) { /* an array of intp (Scorer.code_page_rows) */
+        Py_buffer view;
+        if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+            return -1;
+        }
+        Py_ssize_t n = view.ndim == 1 ? view.shape[0] : -1;
+        int ok = n >= 0 && view.itemsize == (Py_ssize_t)sizeof(Py_ssize_t) && view.format != NULL &&
+                 strchr("lqn", view.format[0]) != NULL && view.format[1] == '\0';
+        *rows = ok ? PyMem_Malloc((size_t)(n ? n : 1) * sizeof **rows) : NULL;
+        if (ok && *rows != NULL) {
+            memcpy(*rows, view.buf, (size_t)n * sizeof **rows);
+            for (Py_ssize_t i = 0; i < n && ok; i++) {
+                ok = (*rows)[i] >= 0 && (*rows)[i] < limit;
+            }
+        }
+        PyBuffer_Release(&view);
+        if (!ok || *rows == NULL) {
+            PyMem_Free(*rows);
+            *rows = NULL;
+            if (ok) {
+                PyErr_NoMemory();
+            } else {
+                PyErr_SetString(PyExc_ValueError, "rows: expected page indices (intp) in range");
+            }
+            return -1;
+        }
+        return n;
+    }
+    PyObject *seq = PySequence_Fast(obj, "rows must be a sequence of int");
+    if (seq == NULL) {
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    *rows = PyMem_Malloc((size_t)(n ? n : 1) * sizeof **rows);
+    if (*rows == NULL) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t r = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(seq, i));
+        if (r < 0 || r >= limit) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_ValueError, "rows: a page index out of range");
+            }
+            Py_DECREF(seq);
+            PyMem_Free(*rows);
+            *rows = NULL;
+            return -1;
+        }
+        (*rows)[i] = r;
+    }
+    Py_DECREF(seq);
+    return n;
+}
+
+typedef struct {
+    float score;
+    int32_t script;
+    Py_ssize_t index;
+} Ranked;
+
+/* Script first, then the better score, then the page's place in the list (np.lexsort((-scores,
+ * scripts)), a stable sort). */
+static int
+ranked_order(const void *a, const void *b)
+{
+    const Ranked *x = a, *y = b;
+    if (x->script != y->script) {
+        return x->script < y->script ? -1 : 1;
+    }
+    if (x->score != y->score) {
+        return x->score > y->score ? -1 : 1;
+    }
+    return x->index < y->index ? -1 : (x->index > y->index);
+}
+
+/* The shortlist of n pages (rows into the tables): keep[i] set for those within ``margin`` of their
+ * script's best unigram score, or among its first ``minimum`` distinct readings of the byte values
+ * present. Runs without the GIL; -1 when memory cannot be had. */
+static int
+shortlist_pages(const CodePages *t, const double *hist, const Py_ssize_t *rows, Py_ssize_t n, float margin,
+                Py_ssize_t minimum, uint8_t *keep)
+{
+    const float *high_logp = t->high_logp.buf, *ascii_logp = t->ascii_logp.buf;
+    const int32_t *pair_lang = t->pair_lang.buf, *pair_start = t->pair_start.buf;
+    const int32_t *primary_script = t->primary_script.buf;
+    const uint16_t *gids = t->gids.buf;
+    Py_ssize_t n_pairs = t->n_pairs, n_langs = t->n_langs, n_pages = t->n_pages;
+    float *ascii = PyMem_RawMalloc((size_t)n_langs * sizeof *ascii);
+    float *per_pair = PyMem_RawMalloc((size_t)n_pairs * sizeof *per_pair);
+    Ranked *ranked = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof *ranked);
+    Py_ssize_t *seen = PyMem_RawMalloc((size_t)(minimum > 0 ? minimum : 1) * sizeof *seen);
+    if (!ascii || !per_pair || !ranked || !seen) {
+        PyMem_RawFree(ascii);
+        PyMem_RawFree(per_pair);
+        PyMem_RawFree(ranked);
+        PyMem_RawFree(seen);
+        return -1;
+    }
+    /* ASCII reads alike in every page: one vector over languages (products, then sums, in float32) */
+    int first = 1;
+    for (int b = 0; b < 128; b++) {
+        if (hist[b] == 0) {
+            continue;
+        }
+        float w = (float)hist[b];
+        const float *row = ascii_logp + (Py_ssize_t)b * n_langs;
+        for (Py_ssize_t l = 0; l < n_langs; l++) {
+            float product = row[l] * w;
+            ascii[l] = first ? product : ascii[l] + product;
+        }
+        first = 0;
+    }
+    if (first) {
+        memset(ascii, 0, (size_t)n_langs * sizeof *ascii);
+    }
+    /* the high half, per (page, language) pair, then the ASCII part of the pair's language */
+    uint8_t present[128];
+    int n_present = 0;
+    first = 1;
+    for (int b = 128; b < 256; b++) {
+        if (hist[b] == 0) {
+            continue;
+        }
+        present[n_present++] = (uint8_t)b;
+        float w = (float)hist[b];
+        const float *row = high_logp + (Py_ssize_t)(b - 128) * n_pairs;
+        for (Py_ssize_t p = 0; p < n_pairs; p++) {
+            float product = w * row[p];
+            per_pair[p] = first ? product : per_pair[p] + product;
+        }
+        first = 0;
+    }
+    for (Py_ssize_t p = 0; p < n_pairs; p++) {
+        per_pair[p] = (first ? 0.0f : per_pair[p]) + ascii[pair_lang[p]];
+    }
+    /* each page's best pair (the first of equals, in language order) */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t e = rows[i];
+        Py_ssize_t lo = pair_start[e], hi = e + 1 < n_pages ? pair_start[e + 1] : n_pairs, best = lo;
+        for (Py_ssize_t p = lo + 1; p < hi; p++) {
+            if (per_pair[p] > per_pair[best]) {
+                best = p;
+            }
+        }
+        ranked[i].score = per_pair[best];
+        ranked[i].script = primary_script[pair_lang[best]];
+        ranked[i].index = i;
+        keep[i] = 0;
+    }
+    qsort(ranked, (size_t)n, sizeof *ranked, ranked_order);
+    int32_t script = -1;
+    float floor = 0.0f;
+    Py_ssize_t n_seen = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const Ranked *r = &ranked[k];
+        if (k == 0 || r->script != script) { /* the first of a script is its best */
+            script = r->script;
+            floor = r->score - margin;
+            n_seen = 0;
+        }
+        const uint16_t *mine = gids + rows[r->index] * 256;
+        int new_reading = 1;
+        for (Py_ssize_t j = 0; j < n_seen && new_reading; j++) {
+            const uint16_t *other = gids + rows[seen[j]] * 256;
+            int same = 1;
+            for (int q = 0; q < n_present && same; q++) {
+                same = mine[present[q]] == other[present[q]];
+            }
+            new_reading = !same;
+        }
+        if (r->score >= floor || (new_reading && n_seen < minimum)) {
+            keep[r->index] = 1;
+        }
+        if (new_reading && n_seen < minimum) { /* (beyond minimum distinct readings none counts) */
+            seen[n_seen++] = r->index;
+        }
+    }
+    PyMem_RawFree(ascii);
+    PyMem_RawFree(per_pair);
+    PyMem_RawFree(ranked);
+    PyMem_RawFree(seen);
+    return 0;
+}
+
+PyDoc_STRVAR(pages_shortlist_doc,
+             "shortlist(hist, rows, margin, minimum) -> bytes\n\n"
+             "The compiled pipeline._shortlisted_reference: one byte per page of ``rows`` (indices into the "
+             "single-byte tables), 1 for the pages shortlisted for full scoring. ``hist``: 256 int64 or "
+             "float64 counts.");
+
+static PyObject *
+pages_shortlist(CodePages *self, PyObject *args)
+{
+    PyObject *hist_obj, *rows_obj;
+    float margin;
+    Py_ssize_t minimum;
+    if (!PyArg_ParseTuple(args, "OOfn", &hist_obj, &rows_obj, &margin, &minimum)) {
+        return NULL;
+    }
+    double hist[256];
+    if (read_histogram(hist_obj, hist) < 0) {
+        return NULL;
+    }
+    Py_ssize_t *rows;
+    Py_ssize_t n = read_rows(rows_obj, self->n_pages, &rows);
+    if (n < 0) {
+        return NULL;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
+    if (out == NULL) {
+        PyMem_Free(rows);
+        return NULL;
+    }
+    int failed;
+    uint8_t *keep = (uint8_t *)PyBytes_AS_STRING(out);
+    Py_BEGIN_ALLOW_THREADS
+    failed = shortlist_pages(self, hist, rows, n, margin, minimum, keep) < 0;
+    Py_END_ALLOW_THREADS
+    PyMem_Free(rows);
+    if (failed) {
+        Py_DECREF(out);
+        return PyErr_NoMemory();
+    }
+    return out;
+}
+
+PyDoc_STRVAR(pages_bound_costs_doc,
+             "bound_costs(hist, rows) -> list of int\n\n"
+             "The compiled twin of Scorer.upper_bounds' sum: for each page of ``rows`` (columns of "
+             "bound_cost), the sum over byte values of hist[b] * bound_cost[b, page]. ``hist``: 256 int64.");
+
+static PyObject *
+pages_bound_costs(CodePages *self, PyObject *args)
+{
+    PyObject *hist_obj, *rows_obj;
+    if (!PyArg_ParseTuple(args, "OO", &hist_obj, &rows_obj)) {
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(hist_obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        return NULL;
+    }
+    if (view.ndim != 1 || view.shape[0] != 256 || view.itemsize != 8 || view.format == NULL ||
+        strchr("lq", view.format[0]) == NULL || view.format[1] != '\0') {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "bound_costs: expected 256 int64 counts");
+        return NULL;
+    }
+    int64_t hist[256];
+    memcpy(hist, view.buf, sizeof hist);
+    PyBuffer_Release(&view);
+    Py_ssize_t *rows;
+    Py_ssize_t n = read_rows(rows_obj, self->n_bound_pages, &rows);
+    if (n < 0) {
+        return NULL;
+    }
+    int64_t *costs = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *costs);
+    if (costs == NULL) {
+        PyMem_Free(rows);
+        return PyErr_NoMemory();
+    }
+    const int64_t *bound_cost = self->bound_cost.buf;
+    Py_ssize_t width = self->n_bound_pages;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        costs[i] = 0;
+    }
+    for (int b = 0; b < 256; b++) {
+        if (hist[b] == 0) {
+            continue;
+        }
+        const int64_t *row = bound_cost + (Py_ssize_t)b * width;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            costs[i] += hist[b] * row[rows[i]];
+        }
+    }
+    PyObject *out = PyList_New(n);
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        PyObject *v = PyLong_FromLongLong(costs[i]);
+        if (v == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, i, v);
+    }
+    PyMem_Free(rows);
+    PyMem_Free(costs);
+    return out;
+}
+
+static PyMethodDef pages_methods[] = {
+    {"shortlist", (PyCFunction)pages_shortlist, METH_VARARGS, pages_shortlist_doc},
+    {"bound_costs", (PyCFunction)pages_bound_costs, METH_VARARGS, pages_bound_costs_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+PyDoc_STRVAR(pages_doc, "CodePages(*, high_logp, ascii_logp, pair_lang, pair_start, primary_script, gids, "
+                        "bound_cost)\n\nThe single-byte code pages' tables (kept as buffers), for shortlist() "
+                        "and bound_costs().");
+
+static PyTypeObject CodePagesType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "mojifix.detect._scoring.CodePages",
+    .tp_basicsize = sizeof(CodePages),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = pages_doc,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)pages_init,
+    .tp_dealloc = (destructor)pages_dealloc,
+    .tp_methods = pages_methods,
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "mojifix.detect._scoring",
@@ -504,7 +931,7 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__scoring(void)
 {
-    if (PyType_Ready(&TablesType) < 0) {
+    if (PyType_Ready(&TablesType) < 0 || PyType_Ready(&CodePagesType) < 0) {
         return NULL;
     }
     PyObject *m = PyModule_Create(&module);
@@ -514,6 +941,12 @@ PyInit__scoring(void)
     Py_INCREF(&TablesType);
     if (PyModule_AddObject(m, "Tables", (PyObject *)&TablesType) < 0) {
         Py_DECREF(&TablesType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&CodePagesType);
+    if (PyModule_AddObject(m, "CodePages", (PyObject *)&CodePagesType) < 0) {
+        Py_DECREF(&CodePagesType);
         Py_DECREF(m);
         return NULL;
     }

@@ -1322,6 +1322,20 @@ def _shortlist(scorer: Scorer, survivors: list[_Survivor], hist: np.ndarray) -> 
     if low > SHORTLIST_ASCII_RATIO * high:
         hist = hist.astype(np.float64)
         hist[:128] *= SHORTLIST_ASCII_RATIO * high / low
+    keep = set(ALWAYS_SCORED)
+    if scorer.pages is not None:
+        flags = scorer.pages.shortlist(hist, scorer.code_page_rows(singles), SHORTLIST_MARGIN, SHORTLIST_MIN)
+        keep.update(name for name, kept in zip(singles, flags, strict=True) if kept)
+    else:
+        keep.update(_shortlisted_reference(scorer, singles, hist))
+    return [(info, ev) for info, ev in survivors if info.kind != "single" or info.name in keep]
+
+
+def _shortlisted_reference(scorer: Scorer, singles: list[str], hist: np.ndarray) -> set[str]:
+    """The single-byte code pages of ``singles`` that :func:`_shortlist` keeps on their unigram scores
+    (the reference of the compiled ``CodePages.shortlist``): per script of their best language, those
+    within :data:`SHORTLIST_MARGIN` of the script's best, and the first :data:`SHORTLIST_MIN` distinct
+    readings of the byte values present."""
     scores, scripts = scorer.histogram_scores(singles, hist)
     # code pages that read every byte value present alike count once towards SHORTLIST_MIN: otherwise
     # five Latin pages reading 0xF8 as "ø" filled the quota and windows-1257's "ų" never got scored
@@ -1337,7 +1351,7 @@ def _shortlist(scorer: Scorer, survivors: list[_Survivor], hist: np.ndarray) -> 
     order = np.lexsort((-scores, scripts)).tolist()  # (stable: registry order within ties)
     # the margin in the scores' own precision (float32), as the array arithmetic it replaces did it
     as_score, margin = scores.dtype.type, scores.dtype.type(SHORTLIST_MARGIN)
-    keep: set[str] = set(ALWAYS_SCORED)
+    keep: set[str] = set()
     seen: set[bytes] = set()
     script, floor = None, 0.0
     for i in order:
@@ -1346,4 +1360,4 @@ def _shortlist(scorer: Scorer, survivors: list[_Survivor], hist: np.ndarray) -> 
         if score_of[i] >= floor or (readings[i] not in seen and len(seen) < SHORTLIST_MIN):
             keep.add(singles[i])
         seen.add(readings[i])
-    return [(info, ev) for info, ev in survivors if info.kind != "single" or info.name in keep]
+    return keep

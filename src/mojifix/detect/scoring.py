@@ -220,6 +220,8 @@ class Scorer:
         unreachable = np.iinfo(np.int32).max
         cheapest = np.where(page_allowed[:, None, :], bound[page_gids], unreachable).min(axis=2)
         self.bound_cost = np.ascontiguousarray(cheapest.T.astype(np.int64))
+        #: the compiled shortlist and bound sums over these tables (None: the NumPy reference runs)
+        self.pages = _pages_kernel(self)
         # per-call constants, computed once per distinct argument and kept (bounded; see _remember):
         # allowed-language rows per tuple of encodings, code-page rows per tuple of names
         self._allowed_memo: dict[tuple[str | tuple[str, ...] | None, ...], np.ndarray] = {}
@@ -239,9 +241,12 @@ class Scorer:
             flat = [e for name in names for e in (name if isinstance(name, tuple) else (name,))]
             each = iter(self.upper_bounds(flat, hist).tolist())
             return np.array([max(next(each) for _ in (n if isinstance(n, tuple) else (n,))) for n in names])
+        rows = [self.bound_row[name] for name in names]
+        if self.pages is not None:
+            return -np.array(self.pages.bound_costs(hist, rows), np.int64) / M.QUANT
         present = hist.nonzero()[0]  # (the rows of absent byte values would add zeros)
         cost = hist[present] @ self.bound_cost[present]  # [pages], exact integers
-        return -cost[[self.bound_row[name] for name in names]] / M.QUANT
+        return -cost[rows] / M.QUANT
 
     def histogram_scores(self, names: list[str], hist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Best-language unigram log-likelihood of the input read in each single-byte encoding.
@@ -594,6 +599,30 @@ def _scoring_kernel(scorer: Scorer) -> object | None:
     """
     module = _native.detect_kernel()
     return None if module is None else module.Tables(**kernel_arguments(scorer))
+
+
+def _pages_kernel(scorer: Scorer) -> object | None:
+    """The compiled shortlist and bound sums over ``scorer``'s code-page tables
+    (``mojifix.detect._scoring.CodePages``), or None (as :func:`_scoring_kernel`).
+
+    Twins: ``pipeline._shortlisted_reference`` (with :meth:`Scorer.histogram_scores`) and the NumPy sum
+    in :meth:`Scorer.upper_bounds`.
+    """
+    module = _native.detect_kernel()
+    return None if module is None else module.CodePages(**pages_arguments(scorer))
+
+
+def pages_arguments(scorer: Scorer) -> dict[str, object]:
+    """The keyword arguments of the kernel's ``CodePages``: ``scorer``'s code-page tables."""
+    return dict(
+        high_logp=scorer.sb_high_logp,
+        ascii_logp=np.ascontiguousarray(scorer.unigram_full_t[scorer.model.lut[:128]]),
+        pair_lang=scorer.sb_pair_lang.astype(np.int32),
+        pair_start=scorer.sb_pair_start.astype(np.int32),
+        primary_script=scorer.primary_script.astype(np.int32),
+        gids=np.ascontiguousarray(scorer.sb_gids),
+        bound_cost=scorer.bound_cost,
+    )
 
 
 def kernel_arguments(scorer: Scorer) -> dict[str, object]:

@@ -1,0 +1,126 @@
+"""The compiled code-page kernel (``mojifix.detect._scoring.CodePages``) gives exactly what its references
+give: the shortlist of single-byte code pages (``pipeline._shortlisted_reference``, float32 unigram sums
+compared as the same pages kept) and the upper bounds' sums (``Scorer.upper_bounds`` on NumPy), on byte
+histograms of real files, of generated text in every single-byte code page, and of random and scaled
+counts. Whole detections with and without it are compared in ``test_detect_kernel.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from mojifix.detect import pipeline, scoring
+from mojifix.detect.encodings import REGISTRY
+from mojifix.detect.scoring import Scorer, get_scorer
+from mojifix.textcodec import encode_as
+
+UCHARDET = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "detect-dev" / "uchardet"
+SINGLES = [info.name for info in REGISTRY if info.kind == "single"]
+BOUNDED = [info.name for info in REGISTRY if info.kind in ("single", "ebcdic")]
+TEXT = "Größere Änderungen; Příliš žluťoučký kůň; Вчера вечером; Το πρωί; flatskrár Þórður; Şimdi ığdır"
+
+
+@pytest.fixture(scope="module")
+def scorer(detect_kernel: ModuleType) -> Scorer:
+    scorer = get_scorer()
+    assert scorer.pages is not None, "the kernel is built, so the scorer must use its code-page tables"
+    return scorer
+
+
+@contextmanager
+def no_pages(scorer: Scorer) -> Iterator[None]:
+    pages = scorer.pages
+    scorer.pages = None
+    try:
+        yield
+    finally:
+        scorer.pages = pages
+
+
+def histograms() -> Iterator[np.ndarray]:
+    """Byte histograms: uchardet's files, generated text in every single-byte page, random counts."""
+    for path in sorted(UCHARDET.rglob("*.*"))[::3]:
+        yield np.bincount(np.frombuffer(path.read_bytes()[:4096], np.uint8), minlength=256)
+    for name in SINGLES:
+        data = b"".join(_encodable(ch, name) for ch in TEXT)
+        yield np.bincount(np.frombuffer(data, np.uint8), minlength=256)
+    rng = np.random.default_rng(13)
+    for n_values in (0, 1, 2, 5, 20, 47, 48, 49, 100, 256):
+        hist = np.zeros(256, np.int64)
+        hist[rng.choice(256, n_values, replace=False)] = rng.integers(1, 5000, n_values)
+        yield hist
+        yield np.bincount(rng.integers(0, 128, 40), minlength=256)  # ASCII only
+
+
+def _encodable(ch: str, name: str) -> bytes:
+    try:
+        return encode_as(ch, name)
+    except UnicodeError:
+        return b""
+
+
+def kept(scorer: Scorer, singles: list[str], hist: np.ndarray) -> tuple[set[str], set[str]]:
+    flags = scorer.pages.shortlist(
+        hist, scorer.code_page_rows(singles), pipeline.SHORTLIST_MARGIN, pipeline.SHORTLIST_MIN
+    )
+    compiled = {name for name, k in zip(singles, flags, strict=True) if k}
+    return compiled, pipeline._shortlisted_reference(scorer, singles, hist)
+
+
+def test_shortlist_equals_the_reference(scorer: Scorer) -> None:
+    rng = np.random.default_rng(5)
+    n = 0
+    for hist in histograms():
+        for singles in (SINGLES, SINGLES[::-1], list(rng.permutation(SINGLES)[:12])):
+            compiled, python = kept(scorer, singles, hist)
+            assert compiled == python, (hist.nonzero()[0].tolist(), singles)
+            # the ASCII-scaled form _shortlist passes (float64 counts)
+            scaled = hist.astype(np.float64)
+            scaled[:128] *= 0.37
+            compiled, python = kept(scorer, singles, scaled)
+            assert compiled == python
+            n += 1
+    assert n > 300
+
+
+def test_shortlist_keeps_pages_within_the_margin_only(scorer: Scorer) -> None:
+    """The comparison can fail: a narrower margin keeps fewer pages, as the reference would with it."""
+    data = "Größere Änderungen am Straßenplan wurden für übermorgen angekündigt".encode("cp1252")
+    hist = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
+    rows = scorer.code_page_rows(SINGLES)
+    wide = scorer.pages.shortlist(hist, rows, 15.0, 5)
+    narrow = scorer.pages.shortlist(hist, rows, 0.0, 1)
+    assert sum(narrow) < sum(wide)
+    assert len(wide) == len(SINGLES) and set(wide) <= {0, 1}
+
+
+def test_bounds_equal_the_reference(scorer: Scorer) -> None:
+    rng = np.random.default_rng(7)
+    names: list[str | tuple[str, ...]] = [*BOUNDED, ("cp437", "cp861"), ("windows-1252", "cp037")]
+    for hist in histograms():
+        order = [names[i] for i in rng.permutation(len(names))]
+        compiled = scorer.upper_bounds(order, hist)
+        with no_pages(scorer):
+            python = scorer.upper_bounds(order, hist)
+        assert compiled.tolist() == python.tolist()
+
+
+def test_tables_that_do_not_fit_are_refused(detect_kernel: ModuleType, scorer: Scorer) -> None:
+    arguments = scoring.pages_arguments(scorer)
+    with pytest.raises(ValueError, match="do not fit"):
+        detect_kernel.CodePages(**{**arguments, "pair_start": arguments["pair_start"][:-1].copy()})
+    with pytest.raises(ValueError, match="dimensions"):
+        detect_kernel.CodePages(**{**arguments, "gids": arguments["gids"].astype(np.int32)})
+    rows = scorer.code_page_rows(SINGLES)
+    with pytest.raises(ValueError, match="histogram"):
+        scorer.pages.shortlist(np.zeros(255, np.int64), rows, 15.0, 5)
+    with pytest.raises(ValueError, match="rows"):
+        scorer.pages.shortlist(np.zeros(256, np.int64), np.array([len(SINGLES)]), 15.0, 5)
+    with pytest.raises(ValueError, match="rows"):
+        scorer.pages.bound_costs(np.zeros(256, np.int64), [-1])
