@@ -17,7 +17,7 @@ import pytest
 
 from mojifix.detect import pipeline, scoring
 from mojifix.detect.encodings import REGISTRY
-from mojifix.detect.scoring import Scorer, get_scorer
+from mojifix.detect.scoring import MIX_WORD_COST, Scorer, get_scorer
 from mojifix.textcodec import encode_as
 
 UCHARDET = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "detect-dev" / "uchardet"
@@ -124,3 +124,22 @@ def test_tables_that_do_not_fit_are_refused(detect_kernel: ModuleType, scorer: S
         scorer.pages.shortlist(np.zeros(256, np.int64), np.array([len(SINGLES)]), 15.0, 5)
     with pytest.raises(ValueError, match="rows"):
         scorer.pages.bound_costs(np.zeros(256, np.int64), [-1])
+
+
+def test_language_bit_sets_equal_the_rows(scorer: Scorer) -> None:
+    """``Tables.score`` takes the languages as bit sets (what ``score_many`` passes) or as the reference's
+    rows: the same results, and bit sets that do not fit are refused."""
+    texts = [TEXT, "flatskrár Lína", "Вчера вечером the concert", "昨日は駅前の図書館で", "x"]
+    kinds = [None, "windows-1252", ("cp437", "cp861"), "Shift_JIS", "windows-1251", "EUC-KR", "ISO-8859-7"]
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        encodings = [kinds[i] for i in rng.integers(0, len(kinds), len(texts))]
+        ks = [int(k) for k in rng.integers(1, 6, len(texts))]
+        bits = scorer._language_bits(encodings)
+        rows = scorer._allowed(encodings)
+        assert scorer.kernel.score(texts, bits, ks, MIX_WORD_COST) == scorer.kernel.score(
+            texts, rows, ks, MIX_WORD_COST
+        )
+    for bad in ([-1] * len(texts), [1.0] * len(texts), [1] * (len(texts) - 1)):
+        with pytest.raises(ValueError, match="languages"):
+            scorer.kernel.score(texts, bad, [2] * len(texts), MIX_WORD_COST)

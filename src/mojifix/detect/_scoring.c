@@ -348,8 +348,64 @@ PyDoc_STRVAR(tables_score_doc,
              "score(texts, allowed, tried, mix_word_cost) -> list of (language, cost, case flips, script "
              "switches, in-word marks, letters, known letters)\n\n"
              "The compiled Scorer._counts_reference: ``texts`` non-empty str, ``allowed`` uint8 [texts, "
-             "languages], ``tried`` the number of languages each is scored in. cost is a float (+inf when no "
+             "languages] or a list of one int bit set of languages per text, ``tried`` the number of languages each is scored in. cost is a float (+inf when no "
              "language may read the text) holding a whole number of quanta.");
+
+/* The sign of an int (-1, 0, 1). */
+static int
+long_sign(PyObject *v)
+{
+#if PY_VERSION_HEX >= 0x030E0000
+    int sign = 0;
+    return PyLong_GetSign(v, &sign) < 0 ? -1 : sign;
+#else
+    return _PyLong_Sign(v);
+#endif
+}
+
+/* ``bits``: one non-negative int per text, bit l set when language l may read it (Scorer._language_bits)
+ * -> [texts, languages] bytes, 0 or 1 (what Scorer._allowed_rows unpacks them to). */
+static int
+unpack_language_bits(PyObject *bits, Py_ssize_t n_texts, Py_ssize_t n_langs, uint8_t **out)
+{
+    if (PyList_GET_SIZE(bits) != n_texts) {
+        PyErr_SetString(PyExc_ValueError, "score: one set of languages per text");
+        return -1;
+    }
+    uint8_t *rows = PyMem_Malloc((size_t)(n_texts * n_langs > 0 ? n_texts * n_langs : 1));
+    if (rows == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n_texts; i++) {
+        PyObject *v = PyList_GET_ITEM(bits, i);
+        if (!PyLong_Check(v) || long_sign(v) < 0) {
+            PyMem_Free(rows);
+            PyErr_SetString(PyExc_ValueError, "score: languages must be non-negative int bit sets");
+            return -1;
+        }
+        Py_INCREF(v);
+        for (Py_ssize_t l0 = 0; l0 < n_langs; l0 += 64) { /* 64 languages at a time, lowest first */
+            unsigned long long chunk = PyLong_AsUnsignedLongLongMask(v);
+            for (Py_ssize_t l = l0; l < n_langs && l < l0 + 64; l++) {
+                rows[i * n_langs + l] = (uint8_t)((chunk >> (l - l0)) & 1);
+            }
+            if (l0 + 64 < n_langs) {
+                PyObject *shift = PyLong_FromLong(64), *rest = shift ? PyNumber_Rshift(v, shift) : NULL;
+                Py_XDECREF(shift);
+                Py_DECREF(v);
+                if (rest == NULL) {
+                    PyMem_Free(rows);
+                    return -1;
+                }
+                v = rest;
+            }
+        }
+        Py_DECREF(v);
+    }
+    *out = rows;
+    return 0;
+}
 
 static PyObject *
 tables_score(Tables *self, PyObject *args)
@@ -364,17 +420,23 @@ tables_score(Tables *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "score: more languages than the kernel supports");
         return NULL;
     }
-    Py_buffer allowed;
-    if (PyObject_GetBuffer(allowed_obj, &allowed, PyBUF_C_CONTIGUOUS | PyBUF_ND) < 0) {
+    Py_buffer allowed = {0};
+    uint8_t *allowed_bits = NULL; /* [texts, languages] unpacked from a list of bit sets */
+    if (PyList_Check(allowed_obj)) {
+        if (unpack_language_bits(allowed_obj, n_texts, n_langs, &allowed_bits) < 0) {
+            return NULL;
+        }
+    } else if (PyObject_GetBuffer(allowed_obj, &allowed, PyBUF_C_CONTIGUOUS | PyBUF_ND) < 0) {
         return NULL;
     }
+    const uint8_t *allowed_rows = allowed_bits != NULL ? allowed_bits : allowed.buf;
     PyObject *tried_seq = NULL, *out = NULL;
     TextIn *in = NULL;
     TextResult *res = NULL;
     Scratch s = {0};
     Py_ssize_t n_held = 0; /* texts with a reference taken */
-    if (allowed.ndim != 2 || allowed.itemsize != 1 || allowed.shape[0] != n_texts ||
-        allowed.shape[1] != n_langs) {
+    if (allowed_bits == NULL && (allowed.ndim != 2 || allowed.itemsize != 1 || allowed.shape[0] != n_texts ||
+                                 allowed.shape[1] != n_langs)) {
         PyErr_SetString(PyExc_ValueError, "score: allowed must be [texts, languages] of bytes");
         goto done;
     }
@@ -410,7 +472,7 @@ tables_score(Tables *self, PyObject *args)
         in[i].kind = PyUnicode_KIND(text);
         in[i].data = PyUnicode_DATA(text);
         in[i].length = PyUnicode_GET_LENGTH(text);
-        in[i].allowed = (const uint8_t *)allowed.buf + i * n_langs;
+        in[i].allowed = allowed_rows + i * n_langs;
         in[i].tried = k;
         longest = in[i].length > longest ? in[i].length : longest;
         many |= k > 1;
@@ -471,7 +533,11 @@ done:
     PyMem_Free(in);
     PyMem_Free(res);
     Py_XDECREF(tried_seq);
-    PyBuffer_Release(&allowed);
+    if (allowed_bits != NULL) {
+        PyMem_Free(allowed_bits);
+    } else {
+        PyBuffer_Release(&allowed);
+    }
     return out;
 }
 

@@ -316,11 +316,11 @@ class Scorer:
         # (one more column for every text, even those whose choice has English already)
         ks = [min(kk + 1, n_langs) for kk in ks]
         live_texts = [texts[i] for i in live]
-        allowed = self._allowed([encodings[i] for i in live])  # [S, L]
-        if self.kernel is not None:
-            rows = self.kernel.score(live_texts, allowed, ks, MIX_WORD_COST)
+        if self.kernel is not None:  # (the languages as bit sets: the kernel unpacks them)
+            bits = self._language_bits([encodings[i] for i in live])
+            rows = self.kernel.score(live_texts, bits, ks, MIX_WORD_COST)
         else:
-            rows = self._counts_reference(live_texts, allowed, ks)
+            rows = self._counts_reference(live_texts, self._allowed([encodings[i] for i in live]), ks)
         for i, (lang, cost, n_pair, n_switch, n_mark, n_letters, n_known) in zip(live, rows, strict=True):
             penalty = CASE_FLIP_LOGP * n_pair + SCRIPT_SWITCH_LOGP * n_switch + IN_WORD_MARK_LOGP * n_mark
             out[i] = LanguageScore(
@@ -488,10 +488,11 @@ class Scorer:
             _remember(self._allowed_memo, key, allowed)
         return allowed
 
-    def _allowed_rows(self, encodings: list[str | tuple[str, ...] | None]) -> np.ndarray:
-        """:meth:`_allowed` computed (Python integers as bit sets, one NumPy call for all texts)."""
+    def _language_bits(self, encodings: Sequence[str | tuple[str, ...] | None]) -> list[int]:
+        """The languages each encoding can write as a bit set (bit i: language i; for several encodings,
+        the union), the form the compiled kernel takes them in."""
         every = self.all_language_bits
-        bits = [
+        return [
             every
             if not enc
             else self.enc_bits.get(enc, every)
@@ -499,6 +500,10 @@ class Scorer:
             else functools.reduce(operator.or_, (self.enc_bits.get(e, every) for e in enc))
             for enc in encodings
         ]
+
+    def _allowed_rows(self, encodings: list[str | tuple[str, ...] | None]) -> np.ndarray:
+        """:meth:`_allowed` computed (Python integers as bit sets, one NumPy call for all texts)."""
+        bits = self._language_bits(encodings)
         n_bytes = (len(self.model.languages) + 7) // 8
         packed = np.frombuffer(b"".join(b.to_bytes(n_bytes, "little") for b in bits), np.uint8)
         unpacked = np.unpackbits(packed.reshape(len(bits), n_bytes), axis=1, bitorder="little")
