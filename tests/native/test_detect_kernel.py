@@ -61,13 +61,13 @@ def scorer(detect_kernel: ModuleType) -> Scorer:
 @contextmanager
 def reference(scorer: Scorer) -> Iterator[None]:
     """The shared scorer (the one ``detect`` uses) on its NumPy reference for the duration (the scoring
-    kernel and the code pages' kernel both taken out)."""
-    kernel, pages = scorer.kernel, scorer.pages
-    scorer.kernel = scorer.pages = None
+    kernel, the code pages' kernel and the sample's cut all taken out)."""
+    kernel, pages, segments = scorer.kernel, scorer.pages, scorer.segments
+    scorer.kernel = scorer.pages = scorer.segments = None
     try:
         yield
     finally:
-        scorer.kernel, scorer.pages = kernel, pages
+        scorer.kernel, scorer.pages, scorer.segments = kernel, pages, segments
 
 
 def both_detections(scorer: Scorer, data: bytes, **kwargs: object) -> tuple[str, str]:

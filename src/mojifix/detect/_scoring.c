@@ -987,11 +987,311 @@ static PyTypeObject CodePagesType = {
     .tp_methods = pages_methods,
 };
 
+/* ---- segments: the sample cut down to the bytes around its non-ASCII bytes --------------------------
+ *
+ * The compiled twin of pipeline._segments_reference (see its docstring for what is cut and why): the same
+ * spans, by the same integer steps (piece ends are kept as computed, past the end of a run, as the
+ * reference's slices are, and clipped only when bytes are copied). */
+
+typedef struct {
+    const uint8_t *data;
+    Py_ssize_t length;
+    Py_ssize_t n_pieces;
+    Py_ssize_t *starts, *ends; /* the pieces: starts clipped at 0, ends not clipped */
+} Run;
+
+typedef struct {
+    Py_ssize_t run, a, b;
+} Span;
+
+typedef struct {
+    Py_ssize_t k, i; /* (index among the runs with pieces, piece index) */
+    Span span;
+} Extra;
+
+/* Just after the first byte below 0x30 in [at, limit) of the run (limit when there is none). */
+static Py_ssize_t
+safe_cut_after(const Run *run, Py_ssize_t at, Py_ssize_t limit)
+{
+    Py_ssize_t end = limit < run->length ? limit : run->length;
+    for (Py_ssize_t i = at < 0 ? 0 : at; i < end; i++) {
+        if (run->data[i] < 0x30) {
+            return i + 1;
+        }
+    }
+    return limit;
+}
+
+/* The last byte below 0x30 at or before ``at``, no further back than long_piece bytes nor below
+ * ``floor`` (floor itself when the search reaches it); -1 when there is none in reach. */
+static Py_ssize_t
+safe_cut_before(const Run *run, Py_ssize_t at, Py_ssize_t floor, Py_ssize_t long_piece)
+{
+    Py_ssize_t lo = at - long_piece > floor ? at - long_piece : floor;
+    Py_ssize_t i = at < run->length - 1 ? at : run->length - 1;
+    while (i >= lo && run->data[i] >= 0x30) {
+        i--;
+    }
+    if (i >= lo) {
+        return i;
+    }
+    return lo == floor ? floor : -1;
+}
+
+static int
+extra_order(const void *x, const void *y)
+{
+    const Extra *a = x, *b = y;
+    if (a->k != b->k) {
+        return a->k < b->k ? -1 : 1;
+    }
+    return a->i < b->i ? -1 : (a->i > b->i);
+}
+
+/* The spans of the cut sample into spans (room for every piece of every run plus 128); -1: no memory. */
+static Py_ssize_t
+cut_sample(Run *runs, Py_ssize_t n_runs, const int64_t *sample_hist, Py_ssize_t ctx, Py_ssize_t score_bytes,
+           Py_ssize_t long_piece, Span *spans)
+{
+    /* pieces per run: non-ASCII positions more than 2 * ctx apart start a new piece */
+    Py_ssize_t *with_pieces = PyMem_RawMalloc((size_t)(n_runs ? n_runs : 1) * sizeof *with_pieces);
+    if (with_pieces == NULL) {
+        return -1;
+    }
+    Py_ssize_t n_with = 0;
+    for (Py_ssize_t r = 0; r < n_runs; r++) {
+        Run *run = &runs[r];
+        Py_ssize_t last = -1;
+        run->n_pieces = 0;
+        for (Py_ssize_t i = 0; i < run->length; i++) {
+            if (run->data[i] < 0x80) {
+                continue;
+            }
+            if (last < 0 || i - last > 2 * ctx) {
+                if (last >= 0) {
+                    run->ends[run->n_pieces - 1] = last + ctx + 1;
+                }
+                run->starts[run->n_pieces++] = i - ctx > 0 ? i - ctx : 0;
+            }
+            last = i;
+        }
+        if (last >= 0) {
+            run->ends[run->n_pieces - 1] = last + ctx + 1;
+            with_pieces[n_with++] = r;
+        }
+    }
+    /* the first pieces up to score_bytes, the one crossing the budget cut at a safe place after it */
+    Py_ssize_t n_spans = 0, size = 0, last_k = -1, last_i = -1;
+    for (Py_ssize_t k = 0; k < n_with && size < score_bytes; k++) {
+        const Run *run = &runs[with_pieces[k]];
+        for (Py_ssize_t i = 0; i < run->n_pieces && size < score_bytes; i++) {
+            Py_ssize_t a = run->starts[i], b = run->ends[i];
+            if (b - a > score_bytes - size + long_piece) {
+                b = safe_cut_after(run, a + score_bytes - size, b);
+            }
+            spans[n_spans++] = (Span){with_pieces[k], a, b};
+            size += b - a + 1;
+            last_k = k;
+            last_i = i;
+        }
+    }
+    Py_ssize_t cut_end = n_spans ? spans[n_spans - 1].b : 0;
+    /* byte values of the sample not in the spans taken: a window around the first occurrence of each */
+    uint8_t covered[256] = {0};
+    for (Py_ssize_t j = 0; j < n_spans; j++) {
+        const Run *run = &runs[spans[j].run];
+        Py_ssize_t a = spans[j].a, b = spans[j].b < run->length ? spans[j].b : run->length;
+        for (Py_ssize_t q = a; q < b; q++) {
+            covered[run->data[q]] = 1;
+        }
+    }
+    Extra extra[128];
+    Py_ssize_t n_extra = 0;
+    for (int value = 128; value < 256; value++) {
+        if (covered[value] || sample_hist[value] <= 0) {
+            continue;
+        }
+        for (Py_ssize_t k = 0; k < n_with; k++) {
+            const Run *run = &runs[with_pieces[k]];
+            const uint8_t *found = memchr(run->data, value, (size_t)run->length);
+            if (found == NULL) {
+                continue;
+            }
+            Py_ssize_t at = found - run->data;
+            Py_ssize_t lo_i = 0, hi_i = run->n_pieces; /* the last piece starting at or before at */
+            while (lo_i < hi_i) {
+                Py_ssize_t mid = (lo_i + hi_i) / 2;
+                if (run->starts[mid] <= at) {
+                    lo_i = mid + 1;
+                } else {
+                    hi_i = mid;
+                }
+            }
+            Py_ssize_t i = lo_i - 1; /* (-1 cannot happen: the first piece starts at or before every byte) */
+            Py_ssize_t a = run->starts[i], b = run->ends[i];
+            if (k == last_k && i == last_i) { /* behind the cut of the last piece taken */
+                a = cut_end;
+            }
+            Py_ssize_t slot = 0;
+            while (slot < n_extra && !(extra[slot].k == k && extra[slot].i == i)) {
+                slot++;
+            }
+            if (b - a > long_piece) {
+                Py_ssize_t cut = safe_cut_before(run, at - ctx, a, long_piece);
+                if (cut < 0) {
+                    break; /* no safe byte near: this value goes without a window */
+                }
+                Py_ssize_t lo = cut, hi = safe_cut_after(run, at + ctx, b);
+                hi = hi < b ? hi : b;
+                if (slot < n_extra) { /* several missing values in one long piece: one span over them */
+                    lo = lo < extra[slot].span.a ? lo : extra[slot].span.a;
+                    hi = hi > extra[slot].span.b ? hi : extra[slot].span.b;
+                }
+                a = lo;
+                b = hi;
+            }
+            extra[slot] = (Extra){k, i, {with_pieces[k], a, b}};
+            n_extra += slot == n_extra;
+            break;
+        }
+    }
+    /* the windows after the pieces taken, in input order, at most as many as fit the budget */
+    qsort(extra, (size_t)n_extra, sizeof *extra, extra_order);
+    Py_ssize_t room = score_bytes / (2 * ctx + 1);
+    for (Py_ssize_t j = 0; j < n_extra && room > 0; j++) {
+        if (extra[j].k > last_k || (extra[j].k == last_k && extra[j].i >= last_i)) {
+            spans[n_spans++] = extra[j].span;
+            room--;
+        }
+    }
+    PyMem_RawFree(with_pieces);
+    return n_spans;
+}
+
+PyDoc_STRVAR(segments_doc,
+             "segments(runs, sample_hist, context, score_bytes, long_piece) -> (bytes, last run, last end) "
+             "or None\n\n"
+             "The compiled pipeline._segments_reference: the spans of the runs (contiguous sample bytes) "
+             "around their non-ASCII bytes, joined by newlines, and the run and (unclipped) end of the last "
+             "span; None when there is no span.");
+
+static PyObject *
+segments(PyObject *module, PyObject *args)
+{
+    PyObject *runs_obj, *hist_obj;
+    Py_ssize_t ctx, score_bytes, long_piece;
+    if (!PyArg_ParseTuple(args, "O!Onnn", &PyList_Type, &runs_obj, &hist_obj, &ctx, &score_bytes,
+                          &long_piece)) {
+        return NULL;
+    }
+    if (ctx < 0 || score_bytes < 0 || long_piece < 0) {
+        PyErr_SetString(PyExc_ValueError, "segments: sizes must be non-negative");
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(hist_obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        return NULL;
+    }
+    if (view.ndim != 1 || view.shape[0] != 256 || view.itemsize != 8 || view.format == NULL ||
+        strchr("lq", view.format[0]) == NULL || view.format[1] != '\0') {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "segments: expected a histogram of 256 int64 counts");
+        return NULL;
+    }
+    int64_t hist[256];
+    memcpy(hist, view.buf, sizeof hist);
+    PyBuffer_Release(&view);
+    Py_ssize_t n_runs = PyList_GET_SIZE(runs_obj), n_held = 0, total_pieces = 0, n_spans = 0;
+    PyObject **held = PyMem_Malloc((size_t)(n_runs ? n_runs : 1) * sizeof *held);
+    Run *runs = PyMem_Calloc((size_t)(n_runs ? n_runs : 1), sizeof *runs);
+    Py_ssize_t *pieces = NULL;
+    Span *spans = NULL;
+    PyObject *out = NULL;
+    if (held == NULL || runs == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t r = 0; r < n_runs; r++) {
+        PyObject *run = PyList_GET_ITEM(runs_obj, r);
+        if (!PyBytes_Check(run)) {
+            PyErr_SetString(PyExc_ValueError, "segments: runs must be bytes");
+            goto done;
+        }
+        Py_INCREF(run);
+        held[n_held++] = run;
+        runs[r].data = (const uint8_t *)PyBytes_AS_STRING(run);
+        runs[r].length = PyBytes_GET_SIZE(run);
+        total_pieces += runs[r].length;
+    }
+    /* (a run has at most one piece per byte) */
+    pieces = PyMem_Malloc((size_t)(2 * total_pieces + 1) * sizeof *pieces);
+    spans = PyMem_Malloc((size_t)(total_pieces + 129) * sizeof *spans);
+    if (pieces == NULL || spans == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t r = 0, used = 0; r < n_runs; r++) {
+        runs[r].starts = pieces + used;
+        runs[r].ends = pieces + used + runs[r].length;
+        used += 2 * runs[r].length;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    n_spans = cut_sample(runs, n_runs, hist, ctx, score_bytes, long_piece, spans);
+    Py_END_ALLOW_THREADS
+    if (n_spans < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (n_spans == 0) {
+        out = Py_NewRef(Py_None);
+        goto done;
+    }
+    Py_ssize_t size = n_spans - 1; /* the newlines between spans */
+    for (Py_ssize_t j = 0; j < n_spans; j++) {
+        Py_ssize_t length = runs[spans[j].run].length;
+        Py_ssize_t a = spans[j].a < length ? spans[j].a : length, b = spans[j].b < length ? spans[j].b : length;
+        size += b > a ? b - a : 0;
+    }
+    PyObject *joined = PyBytes_FromStringAndSize(NULL, size);
+    if (joined == NULL) {
+        goto done;
+    }
+    char *w = PyBytes_AS_STRING(joined);
+    for (Py_ssize_t j = 0; j < n_spans; j++) {
+        const Run *run = &runs[spans[j].run];
+        Py_ssize_t a = spans[j].a < run->length ? spans[j].a : run->length;
+        Py_ssize_t b = spans[j].b < run->length ? spans[j].b : run->length;
+        if (j) {
+            *w++ = '\n';
+        }
+        if (b > a) {
+            memcpy(w, run->data + a, (size_t)(b - a));
+            w += b - a;
+        }
+    }
+    out = Py_BuildValue("(Nnn)", joined, spans[n_spans - 1].run, spans[n_spans - 1].b);
+done:
+    for (Py_ssize_t r = 0; r < n_held; r++) {
+        Py_DECREF(held[r]);
+    }
+    PyMem_Free(held);
+    PyMem_Free(runs);
+    PyMem_Free(pieces);
+    PyMem_Free(spans);
+    return out;
+}
+
+static PyMethodDef module_methods[] = {
+    {"segments", segments, METH_VARARGS, segments_doc},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "mojifix.detect._scoring",
     .m_doc = "The detector's compiled scoring kernel (twin of mojifix.detect.scoring.Scorer._counts_reference).",
     .m_size = -1,
+    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC

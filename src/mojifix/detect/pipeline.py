@@ -794,6 +794,33 @@ def _binary(n: int, detail: str, value: float | None = None, extra: tuple[Eviden
 
 
 def _segments(s: _State) -> tuple[bytes, bool]:
+    """The sample cut down to non-ASCII bytes with context (:func:`_segments_reference`), and whether the
+    cut reaches the end of the input: by the compiled ``segments`` when it is active (the same spans)."""
+    cut = get_scorer().segments
+    if cut is None:
+        return _segments_reference(s)
+    runs, last_end = _sample_runs(s)
+    got = cut(runs, s.sample_hist, SEGMENT_CONTEXT, SCORE_BYTES, LONG_PIECE)
+    if got is None:
+        return b"", False
+    out, r, b = got
+    return out, r == len(runs) - 1 and last_end == s.total and b >= len(runs[r])
+
+
+def _sample_runs(s: _State) -> tuple[list[bytes], int]:
+    """The sample's blocks with contiguous ones joined, and the end offset of the last block."""
+    runs: list[bytes] = []
+    last_end = -1
+    for offset, block in s.sample:
+        if offset == last_end:
+            runs[-1] += block
+        else:
+            runs.append(block)
+        last_end = offset + len(block)
+    return runs, last_end
+
+
+def _segments_reference(s: _State) -> tuple[bytes, bool]:
     """The sample cut down to non-ASCII bytes with :data:`SEGMENT_CONTEXT` bytes of context each side.
 
     Pieces are cut inside ASCII runs longer than twice the context, so no multi-byte character (whose
@@ -805,14 +832,7 @@ def _segments(s: _State) -> tuple[bytes, bool]:
     occurrence (the whole piece when the piece is short), so that a byte which tells two code pages
     apart is scored even if it occurs late.
     """
-    runs: list[bytes] = []
-    last_end = -1
-    for offset, block in s.sample:
-        if offset == last_end:
-            runs[-1] += block
-        else:
-            runs.append(block)
-        last_end = offset + len(block)
+    runs, last_end = _sample_runs(s)
     ctx = SEGMENT_CONTEXT
     if len(runs) == 1 and len(runs[0]) <= SHORT_SAMPLE:
         return _segments_short(runs[0], last_end == s.total)

@@ -184,6 +184,9 @@ class Scorer:
         self.ext_q = np.ascontiguousarray(model.ext_q).reshape(-1)
         self.known_flat = np.ascontiguousarray(self.known).reshape(-1)
         self.kernel = _scoring_kernel(self)
+        #: the compiled cut of the sample (``mojifix.detect._scoring.segments``, twin of
+        #: ``pipeline._segments_reference``), or None
+        self.segments = getattr(_native.detect_kernel(), "segments", None)
         # single-byte code pages as gid tables, and which languages each can write
         singles = [info for info in REGISTRY if info.kind == "single"]
         self.sb_row = {info.name: i for i, info in enumerate(singles)}
