@@ -1,12 +1,15 @@
 """The compiled code-page kernel (``mojifix.detect._scoring.CodePages``) gives exactly what its references
 give: the shortlist of single-byte code pages (``pipeline._shortlisted_reference``, float32 unigram sums
-compared as the same pages kept) and the upper bounds' sums (``Scorer.upper_bounds`` on NumPy), on byte
-histograms of real files, of generated text in every single-byte code page, and of random and scaled
-counts. Whole detections with and without it are compared in ``test_detect_kernel.py``.
+compared as the same pages kept), the upper bounds' sums (``Scorer.upper_bounds`` on NumPy) and the
+readings of the sample (``codecs.charmap_decode``), on byte histograms and bytes of real files, of
+generated text in every single-byte code page, and of random and scaled counts; and ``Tables.score``
+takes languages as bit sets as it takes the reference's rows. Whole detections with and without the
+kernels are compared in ``test_detect_kernel.py``.
 """
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -143,3 +146,22 @@ def test_language_bit_sets_equal_the_rows(scorer: Scorer) -> None:
     for bad in ([-1] * len(texts), [1.0] * len(texts), [1] * (len(texts) - 1)):
         with pytest.raises(ValueError, match="languages"):
             scorer.kernel.score(texts, bad, [2] * len(texts), MIX_WORD_COST)
+
+
+def test_decode_equals_charmap_decode(scorer: Scorer) -> None:
+    """``CodePages.decode`` reads bytes as ``codecs.charmap_decode(data, "replace", table)`` does, in every
+    single-byte page: text, every byte value (undefined ones read as U+FFFD), empty input."""
+    rng = np.random.default_rng(17)
+    infos = [info for info in REGISTRY if info.kind == "single"]
+    rows = scorer.code_page_rows([info.name for info in infos])
+    inputs = [b"", bytes(range(256)), TEXT.encode("utf-8"), b"plain ASCII", bytes(rng.integers(0, 256, 3000))]
+    inputs += [_encodable_text(info.name) for info in infos[::5]]
+    for data in inputs:
+        got = scorer.pages.decode(data, rows)
+        assert got == [codecs.charmap_decode(data, "replace", info.table())[0] for info in infos]
+    with pytest.raises(ValueError, match="rows"):
+        scorer.pages.decode(b"abc", [len(infos)])
+
+
+def _encodable_text(name: str) -> bytes:
+    return b"".join(_encodable(ch, name) for ch in TEXT)

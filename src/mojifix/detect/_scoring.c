@@ -578,6 +578,7 @@ typedef struct {
     Py_buffer primary_script; /* int32 [languages] */
     Py_buffer gids;           /* uint16 [pages, 256]: each page's reading of each byte, as gids */
     Py_buffer bound_cost;     /* int64 [256, bound pages]: Scorer.bound_cost */
+    Py_buffer code_points;    /* uint32 [pages, 256]: each page's decoding table (U+FFFE: undefined) */
     Py_ssize_t n_pairs, n_pages, n_langs, n_bound_pages;
 } CodePages;
 
@@ -585,7 +586,7 @@ static void
 pages_release(CodePages *self)
 {
     Py_buffer *all[] = {&self->high_logp, &self->ascii_logp, &self->pair_lang, &self->pair_start,
-                        &self->primary_script, &self->gids, &self->bound_cost};
+                        &self->primary_script, &self->gids, &self->bound_cost, &self->code_points};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (all[i]->obj != NULL) {
             PyBuffer_Release(all[i]);
@@ -604,11 +605,11 @@ static int
 pages_init(CodePages *self, PyObject *args, PyObject *kwargs)
 {
     static char *names[] = {"high_logp", "ascii_logp", "pair_lang", "pair_start", "primary_script", "gids",
-                            "bound_cost", NULL};
-    PyObject *high_logp, *ascii_logp, *pair_lang, *pair_start, *primary_script, *gids, *bound_cost;
+                            "bound_cost", "code_points", NULL};
+    PyObject *high_logp, *ascii_logp, *pair_lang, *pair_start, *primary_script, *gids, *bound_cost, *code_points;
     pages_release(self);
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "$OOOOOOO", names, &high_logp, &ascii_logp, &pair_lang,
-                                     &pair_start, &primary_script, &gids, &bound_cost)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "$OOOOOOOO", names, &high_logp, &ascii_logp, &pair_lang,
+                                     &pair_start, &primary_script, &gids, &bound_cost, &code_points)) {
         return -1;
     }
     if (take_buffer(high_logp, &self->high_logp, "high_logp", 2, 4) < 0 ||
@@ -617,7 +618,8 @@ pages_init(CodePages *self, PyObject *args, PyObject *kwargs)
         take_buffer(pair_start, &self->pair_start, "pair_start", 1, 4) < 0 ||
         take_buffer(primary_script, &self->primary_script, "primary_script", 1, 4) < 0 ||
         take_buffer(gids, &self->gids, "gids", 2, 2) < 0 ||
-        take_buffer(bound_cost, &self->bound_cost, "bound_cost", 2, 8) < 0) {
+        take_buffer(bound_cost, &self->bound_cost, "bound_cost", 2, 8) < 0 ||
+        take_buffer(code_points, &self->code_points, "code_points", 2, 4) < 0) {
         return -1;
     }
     self->n_pairs = self->high_logp.shape[1];
@@ -627,7 +629,8 @@ pages_init(CodePages *self, PyObject *args, PyObject *kwargs)
     int shapes_ok = self->high_logp.shape[0] == 128 && self->ascii_logp.shape[0] == 128 &&
                     self->pair_lang.shape[0] == self->n_pairs && self->pair_start.shape[0] == self->n_pages &&
                     self->primary_script.shape[0] == self->n_langs && self->gids.shape[1] == 256 &&
-                    self->bound_cost.shape[0] == 256 && self->n_pages > 0 && self->n_langs <= MAX_LANGUAGES;
+                    self->bound_cost.shape[0] == 256 && self->n_pages > 0 && self->n_langs <= MAX_LANGUAGES &&
+                    self->code_points.shape[0] == self->n_pages && self->code_points.shape[1] == 256;
     if (shapes_ok) {
         /* pairs sorted by page, every page with at least one, every language in range */
         const int32_t *start = self->pair_start.buf, *lang = self->pair_lang.buf;
@@ -638,6 +641,10 @@ pages_init(CodePages *self, PyObject *args, PyObject *kwargs)
         }
         for (Py_ssize_t p = 0; p < self->n_pairs && shapes_ok; p++) {
             shapes_ok = lang[p] >= 0 && lang[p] < self->n_langs;
+        }
+        const uint32_t *cps = self->code_points.buf;
+        for (Py_ssize_t q = 0; q < self->n_pages * 256 && shapes_ok; q++) {
+            shapes_ok = cps[q] <= 0x10FFFF;
         }
     }
     if (!shapes_ok) {
@@ -966,15 +973,81 @@ pages_bound_costs(CodePages *self, PyObject *args)
     return out;
 }
 
+PyDoc_STRVAR(pages_decode_doc,
+             "decode(data, rows) -> list of str\n\n"
+             "``data`` read in each page of ``rows``: what codecs.charmap_decode(data, 'replace', table) "
+             "gives for each page's table (an undefined byte, U+FFFE in the table, reads as U+FFFD).");
+
+static PyObject *
+pages_decode(CodePages *self, PyObject *args)
+{
+    Py_buffer data;
+    PyObject *rows_obj;
+    if (!PyArg_ParseTuple(args, "y*O", &data, &rows_obj)) {
+        return NULL;
+    }
+    Py_ssize_t *rows;
+    Py_ssize_t n = read_rows(rows_obj, self->n_pages, &rows);
+    if (n < 0) {
+        PyBuffer_Release(&data);
+        return NULL;
+    }
+    const uint8_t *bytes = data.buf;
+    Py_ssize_t length = data.len;
+    uint8_t present[256] = {0};
+    for (Py_ssize_t i = 0; i < length; i++) {
+        present[bytes[i]] = 1;
+    }
+    PyObject *out = PyList_New(n);
+    for (Py_ssize_t j = 0; out != NULL && j < n; j++) {
+        const uint32_t *table = (const uint32_t *)self->code_points.buf + rows[j] * 256;
+        Py_UCS4 reading[256], maxchar = 0;
+        for (int b = 0; b < 256; b++) {
+            reading[b] = table[b] == 0xFFFE ? 0xFFFD : table[b]; /* (charmap's "replace") */
+            if (present[b] && reading[b] > maxchar) {
+                maxchar = reading[b];
+            }
+        }
+        PyObject *text = PyUnicode_New(length, maxchar);
+        if (text == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        int kind = PyUnicode_KIND(text);
+        void *w = PyUnicode_DATA(text);
+        if (kind == PyUnicode_1BYTE_KIND) {
+            Py_UCS1 *o = w;
+            for (Py_ssize_t i = 0; i < length; i++) {
+                o[i] = (Py_UCS1)reading[bytes[i]];
+            }
+        } else if (kind == PyUnicode_2BYTE_KIND) {
+            Py_UCS2 *o = w;
+            for (Py_ssize_t i = 0; i < length; i++) {
+                o[i] = (Py_UCS2)reading[bytes[i]];
+            }
+        } else {
+            Py_UCS4 *o = w;
+            for (Py_ssize_t i = 0; i < length; i++) {
+                o[i] = reading[bytes[i]];
+            }
+        }
+        PyList_SET_ITEM(out, j, text);
+    }
+    PyMem_Free(rows);
+    PyBuffer_Release(&data);
+    return out;
+}
+
 static PyMethodDef pages_methods[] = {
+    {"decode", (PyCFunction)pages_decode, METH_VARARGS, pages_decode_doc},
     {"shortlist", (PyCFunction)pages_shortlist, METH_VARARGS, pages_shortlist_doc},
     {"bound_costs", (PyCFunction)pages_bound_costs, METH_VARARGS, pages_bound_costs_doc},
     {NULL, NULL, 0, NULL},
 };
 
 PyDoc_STRVAR(pages_doc, "CodePages(*, high_logp, ascii_logp, pair_lang, pair_start, primary_script, gids, "
-                        "bound_cost)\n\nThe single-byte code pages' tables (kept as buffers), for shortlist() "
-                        "and bound_costs().");
+                        "bound_cost, code_points)\n\nThe single-byte code pages' tables (kept as buffers), for "
+                        "shortlist(), bound_costs() and decode().");
 
 static PyTypeObject CodePagesType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "mojifix.detect._scoring.CodePages",

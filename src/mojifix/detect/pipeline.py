@@ -1004,8 +1004,17 @@ def _rank(
     split = len(data) > PREFIX_BYTES
     prefix, rest = data[:PREFIX_BYTES], data[PREFIX_BYTES:]
     heads: dict[str, str] = {}  # encoding name -> its reading of the prefix (multi-byte ones)
+    # the single-byte readings, by the compiled decode in one call when it is active
+    singles = [info.name for info, _ in survivors if info.kind == "single"]
+    readings = (
+        dict(zip(singles, scorer.pages.decode(data, scorer.code_page_rows(singles)), strict=True))
+        if scorer.pages is not None and singles
+        else {}
+    )
     for info, ev in survivors:
-        if info.kind == "single":  # (_decode_for_scoring, inlined for the usual case)
+        if info.kind == "single" and readings:
+            text = readings[info.name]
+        elif info.kind == "single":  # (_decode_for_scoring, inlined for the usual case)
             text = codecs.charmap_decode(data, "replace", info.table())[0]
         elif split and info.kind != "ebcdic":
             decoder = codecs.getincrementaldecoder(info.pycodec)("replace")

@@ -191,6 +191,7 @@ class Scorer:
         singles = [info for info in REGISTRY if info.kind == "single"]
         self.sb_row = {info.name: i for i, info in enumerate(singles)}
         cps = np.array([[ord(ch) for ch in info.table()] for info in singles], np.uint32)
+        self.sb_code_points = cps  # (each page's decoding table, for the compiled decode)
         self.sb_gids = model.lut[np.minimum(cps, 0xFFFF)]
         n_langs = len(model.languages)
         self.sb_allowed = np.zeros((len(singles), n_langs), bool)
@@ -630,6 +631,7 @@ def pages_arguments(scorer: Scorer) -> dict[str, object]:
         primary_script=scorer.primary_script.astype(np.int32),
         gids=np.ascontiguousarray(scorer.sb_gids),
         bound_cost=scorer.bound_cost,
+        code_points=scorer.sb_code_points,
     )
 
 
