@@ -165,3 +165,21 @@ def test_decode_equals_charmap_decode(scorer: Scorer) -> None:
 
 def _encodable_text(name: str) -> bytes:
     return b"".join(_encodable(ch, name) for ch in TEXT)
+
+
+def test_byte_counts_equal_bincount(detect_kernel: ModuleType) -> None:
+    """``add_byte_counts`` adds what ``np.bincount`` counts, on short and long input (the GIL released
+    above a few KB), bytes and bytearray; a histogram of another shape or type is refused."""
+    rng = np.random.default_rng(19)
+    for data in (b"", b"\x00", bytes(range(256)) * 3, bytes(rng.integers(0, 256, 70_000)), b"a" * 100_003):
+        for form in (bytes, bytearray):
+            counts = np.full(256, 5, np.int64)
+            detect_kernel.add_byte_counts(form(data), counts)
+            assert (counts - 5).tolist() == np.bincount(np.frombuffer(data, np.uint8), minlength=256).tolist()
+    assert (
+        pipeline._byte_counts(b"abca").tolist()
+        == np.bincount(np.frombuffer(b"abca", np.uint8), minlength=256).tolist()
+    )
+    for bad in (np.zeros(255, np.int64), np.zeros(256, np.int32), np.zeros(256, np.float64)):
+        with pytest.raises(ValueError, match="counts"):
+            detect_kernel.add_byte_counts(b"abc", bad)

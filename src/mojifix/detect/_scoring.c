@@ -1354,8 +1354,82 @@ done:
     return out;
 }
 
+/* ---- byte counts ---------------------------------------------------------------------------------- */
+
+/* Bytes from which the count runs without the GIL (below it, releasing costs more than counting). */
+#define COUNT_WITHOUT_GIL 4096
+
+/* counts[b] += occurrences of b in data: four partial histograms, so that runs of one byte value do not
+ * wait on one counter, summed at the end. */
+static void
+count_bytes(const uint8_t *data, Py_ssize_t n, int64_t *counts)
+{
+    uint32_t part[4][256];
+    memset(part, 0, sizeof part);
+    while (n > 0) {
+        /* (at most 2^30 bytes per round, so no partial count overflows) */
+        Py_ssize_t chunk = n < ((Py_ssize_t)1 << 30) ? n : ((Py_ssize_t)1 << 30), i = 0;
+        for (; i + 4 <= chunk; i += 4) {
+            part[0][data[i]]++;
+            part[1][data[i + 1]]++;
+            part[2][data[i + 2]]++;
+            part[3][data[i + 3]]++;
+        }
+        for (; i < chunk; i++) {
+            part[0][data[i]]++;
+        }
+        for (int b = 0; b < 256; b++) {
+            counts[b] += (int64_t)part[0][b] + part[1][b] + part[2][b] + part[3][b];
+            part[0][b] = part[1][b] = part[2][b] = part[3][b] = 0;
+        }
+        data += chunk;
+        n -= chunk;
+    }
+}
+
+PyDoc_STRVAR(add_byte_counts_doc,
+             "add_byte_counts(data, counts)\n\n"
+             "Add the number of occurrences of each byte value in ``data`` to ``counts`` (a writable int64 "
+             "[256] array): what ``counts += np.bincount(np.frombuffer(data, np.uint8), minlength=256)`` "
+             "does.");
+
+static PyObject *
+add_byte_counts(PyObject *module, PyObject *args)
+{
+    Py_buffer data, counts;
+    if (!PyArg_ParseTuple(args, "y*w*", &data, &counts)) {
+        return NULL;
+    }
+    PyObject *out = NULL;
+    Py_buffer fmt;
+    /* (w* gives no format: look at the array again for its item type) */
+    if (PyObject_GetBuffer(PyTuple_GET_ITEM(args, 1), &fmt, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        goto done;
+    }
+    int ok = fmt.ndim == 1 && fmt.shape[0] == 256 && fmt.itemsize == 8 && fmt.format != NULL &&
+             strchr("lq", fmt.format[0]) != NULL && fmt.format[1] == '\0';
+    PyBuffer_Release(&fmt);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "add_byte_counts: counts must be 256 int64");
+        goto done;
+    }
+    if (data.len >= COUNT_WITHOUT_GIL) {
+        Py_BEGIN_ALLOW_THREADS
+        count_bytes(data.buf, data.len, counts.buf);
+        Py_END_ALLOW_THREADS
+    } else {
+        count_bytes(data.buf, data.len, counts.buf);
+    }
+    out = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&data);
+    PyBuffer_Release(&counts);
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"segments", segments, METH_VARARGS, segments_doc},
+    {"add_byte_counts", add_byte_counts, METH_VARARGS, add_byte_counts_doc},
     {NULL, NULL, 0, NULL},
 };
 
