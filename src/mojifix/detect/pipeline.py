@@ -1224,6 +1224,8 @@ def _reading_priors(
     uniform = not {i.kind for i in names} <= _ASCII_COMPATIBLE_KINDS
     glue = _glued_bytes(data)
     boosted = priors.customary(s.tld)  # priors.tld_prior for every reading, the TLD parsed once
+    if s.declared is None and not (uniform or glue):  # (the terms below are then all 0.0)
+        return [priors.base_prior(i.name) + (priors.TLD_BOOST if i.name in boosted else 0.0) for i in names]
     return [
         priors.base_prior(i.name)
         + (priors.TLD_BOOST if i.name in boosted else 0.0)
@@ -1305,16 +1307,17 @@ def _score_bounded(
 
 def _bound_first(
     scorer: Scorer, names: list[EncodingInfo], keys: list[LanguagesKey], prior: list[float], hist: np.ndarray
-) -> tuple[np.ndarray, list[int]]:
+) -> tuple[list[float], list[int]]:
     """Upper bound + prior of each single-byte reading (+inf for the others) of bytes with histogram
     ``hist``, and the readings to score first: the multi-byte ones and the :data:`PRUNE_FIRST`
     best-bounded single-byte ones, or when there is no multi-byte one, the single-byte ones whose bound
     is within :data:`PRUNE_BOUND_EXCESS` per byte of the best (those the bound would not skip)."""
     single_idx = [i for i, info in enumerate(names) if info.kind in ("single", "ebcdic")]
-    bound = np.full(len(names), np.inf)
+    bound = [np.inf] * len(names)
     if single_idx:
-        bound[single_idx] = scorer.upper_bounds([keys[i] for i in single_idx], hist)
-        bound[single_idx] += np.array([prior[i] for i in single_idx])
+        ubs = scorer.upper_bound_list([keys[i] for i in single_idx], hist)
+        for i, ub in zip(single_idx, ubs, strict=True):
+            bound[i] = ub + prior[i]
     first = [i for i, info in enumerate(names) if info.kind not in ("single", "ebcdic")]
     if first:  # multi-byte readings: usually one of them is far ahead (CJK text)
         first += sorted(single_idx, key=lambda i: -bound[i])[:PRUNE_FIRST]

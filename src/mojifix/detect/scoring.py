@@ -241,16 +241,20 @@ class Scorer:
         (whole quanta, like the scores) and cheap (byte histogram only), it lets the pruning pass skip
         readings that cannot come within its margin.
         """
+        return np.array(self.upper_bound_list(names, hist), np.float64)
+
+    def upper_bound_list(self, names: Sequence[str | tuple[str, ...]], hist: np.ndarray) -> list[float]:
+        """:meth:`upper_bounds` as a list of floats (what the pruning passes compare one by one)."""
         if any(isinstance(name, tuple) for name in names):  # identical decodings: the best of them
             flat = [e for name in names for e in (name if isinstance(name, tuple) else (name,))]
-            each = iter(self.upper_bounds(flat, hist).tolist())
-            return np.array([max(next(each) for _ in (n if isinstance(n, tuple) else (n,))) for n in names])
+            each = iter(self.upper_bound_list(flat, hist))
+            return [max(next(each) for _ in (n if isinstance(n, tuple) else (n,))) for n in names]
         rows = [self.bound_row[name] for name in names]
-        if self.pages is not None:
-            return -np.array(self.pages.bound_costs(hist, rows), np.int64) / M.QUANT
+        if self.pages is not None:  # (the same integers; -c / QUANT is the same float as NumPy's)
+            return [-cost / M.QUANT for cost in self.pages.bound_costs(hist, rows)]
         present = hist.nonzero()[0]  # (the rows of absent byte values would add zeros)
         cost = hist[present] @ self.bound_cost[present]  # [pages], exact integers
-        return -cost[rows] / M.QUANT
+        return (-cost[rows] / M.QUANT).tolist()
 
     def histogram_scores(self, names: list[str], hist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Best-language unigram log-likelihood of the input read in each single-byte encoding.
