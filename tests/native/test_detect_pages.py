@@ -169,7 +169,7 @@ def _encodable_text(name: str) -> bytes:
 
 def test_byte_counts_equal_bincount(detect_kernel: ModuleType) -> None:
     """``add_byte_counts`` adds what ``np.bincount`` counts, on short and long input (the GIL released
-    above a few KB), bytes and bytearray; a histogram of another shape or type is refused."""
+    from 64 KB), bytes and bytearray; a histogram of another shape or type is refused."""
     rng = np.random.default_rng(19)
     for data in (b"", b"\x00", bytes(range(256)) * 3, bytes(rng.integers(0, 256, 70_000)), b"a" * 100_003):
         for form in (bytes, bytearray):

@@ -11,9 +11,9 @@
  * Python (Scorer.score_many).
  *
  * The model's arrays come in as buffers, with their shapes (languages, global ids) read from them: a
- * retrained model needs no change here. The GIL is released while the texts are scored, so threads that
- * detect in parallel run their kernels at the same time. The tables are read-only and every call keeps
- * its own scratch memory, so one Tables object serves any number of threads.
+ * retrained model needs no change here. The GIL is released while the texts of a long call are scored
+ * (GIL_FREE_CHARS), so threads that detect in parallel run their kernels at the same time. The tables are
+ * read-only and every call keeps its own scratch memory, so one Tables object serves any number of threads.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -22,6 +22,15 @@
 #include <string.h>
 
 #define COST_NONE INT64_MAX
+/* Work from which a call releases the GIL. Releasing it hands the interpreter to a thread waiting for it,
+ * and taking it back waits until that thread lets go (its next release, or the interpreter's switch
+ * interval): two context switches, some microseconds, and a convoy when both threads run Python. So only
+ * calls long against that release it: scoring at least GIL_FREE_CHARS characters (about 30 ns each over
+ * the languages tried, on recorded calls of benchmarks/detect_speed.py's files: ~120 us), and scans of at
+ * least GIL_FREE_BYTES bytes (a few ns a byte: ~100 us). Chosen by reasoning from those costs (ten times
+ * a handoff), not tuned on a data set; short calls (the shortlist, ~10 us) keep the GIL. */
+#define GIL_FREE_CHARS 4096
+#define GIL_FREE_BYTES 65536
 /* Languages in a model at most (the present one has 64): the size of a per-text stack array. */
 #define MAX_LANGUAGES 1024
 
@@ -492,11 +501,17 @@ tables_score(Tables *self, PyObject *args)
         goto done;
     }
     int failed = 0;
-    Py_BEGIN_ALLOW_THREADS
+    Py_ssize_t chars = 0;
+    for (Py_ssize_t i = 0; i < n_texts; i++) {
+        chars += in[i].length;
+    }
+    PyThreadState *released = chars >= GIL_FREE_CHARS ? PyEval_SaveThread() : NULL;
     for (Py_ssize_t i = 0; i < n_texts && !failed; i++) {
         failed = score_text(self, &in[i], many, (int64_t)mix_word_cost, &s, &res[i]) < 0;
     }
-    Py_END_ALLOW_THREADS
+    if (released != NULL) {
+        PyEval_RestoreThread(released);
+    }
     if (failed) {
         PyErr_NoMemory();
         goto done;
@@ -761,7 +776,7 @@ ranked_order(const void *a, const void *b)
 
 /* The shortlist of n pages (rows into the tables): keep[i] set for those within ``margin`` of their
  * script's best unigram score, or among its first ``minimum`` distinct readings of the byte values
- * present. Runs without the GIL; -1 when memory cannot be had. */
+ * present. Touches no Python object; -1 when memory cannot be had. */
 static int
 shortlist_pages(const CodePages *t, const double *hist, const Py_ssize_t *rows, Py_ssize_t n, float margin,
                 Py_ssize_t minimum, uint8_t *keep)
@@ -899,9 +914,7 @@ pages_shortlist(CodePages *self, PyObject *args)
     }
     int failed;
     uint8_t *keep = (uint8_t *)PyBytes_AS_STRING(out);
-    Py_BEGIN_ALLOW_THREADS
-    failed = shortlist_pages(self, hist, rows, n, margin, minimum, keep) < 0;
-    Py_END_ALLOW_THREADS
+    failed = shortlist_pages(self, hist, rows, n, margin, minimum, keep) < 0; /* (short: the GIL kept) */
     PyMem_Free(rows);
     if (failed) {
         Py_DECREF(out);
@@ -1308,9 +1321,11 @@ segments(PyObject *module, PyObject *args)
         runs[r].ends = pieces + used + runs[r].length;
         used += 2 * runs[r].length;
     }
-    Py_BEGIN_ALLOW_THREADS
+    PyThreadState *released = total_pieces >= GIL_FREE_BYTES ? PyEval_SaveThread() : NULL;
     n_spans = cut_sample(runs, n_runs, hist, ctx, score_bytes, long_piece, spans);
-    Py_END_ALLOW_THREADS
+    if (released != NULL) {
+        PyEval_RestoreThread(released);
+    }
     if (n_spans < 0) {
         PyErr_NoMemory();
         goto done;
@@ -1355,9 +1370,6 @@ done:
 }
 
 /* ---- byte counts ---------------------------------------------------------------------------------- */
-
-/* Bytes from which the count runs without the GIL (below it, releasing costs more than counting). */
-#define COUNT_WITHOUT_GIL 4096
 
 /* counts[b] += occurrences of b in data: four partial histograms, so that runs of one byte value do not
  * wait on one counter, summed at the end. */
@@ -1413,7 +1425,7 @@ add_byte_counts(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "add_byte_counts: counts must be 256 int64");
         goto done;
     }
-    if (data.len >= COUNT_WITHOUT_GIL) {
+    if (data.len >= GIL_FREE_BYTES) {
         Py_BEGIN_ALLOW_THREADS
         count_bytes(data.buf, data.len, counts.buf);
         Py_END_ALLOW_THREADS
