@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
@@ -34,16 +33,6 @@ def scorer(detect_kernel: ModuleType) -> Scorer:
     scorer = get_scorer()
     assert scorer.pages is not None, "the kernel is built, so the scorer must use its code-page tables"
     return scorer
-
-
-@contextmanager
-def no_pages(scorer: Scorer) -> Iterator[None]:
-    pages = scorer.pages
-    scorer.pages = None
-    try:
-        yield
-    finally:
-        scorer.pages = pages
 
 
 def histograms() -> Iterator[np.ndarray]:
@@ -109,7 +98,8 @@ def test_bounds_equal_the_reference(scorer: Scorer) -> None:
     for hist in histograms():
         order = [names[i] for i in rng.permutation(len(names))]
         compiled = scorer.upper_bounds(order, hist)
-        with no_pages(scorer):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(scorer, "pages", None)
             python = scorer.upper_bounds(order, hist)
         assert compiled.tolist() == python.tolist()
 

@@ -669,6 +669,34 @@ pages_init(CodePages *self, PyObject *args, PyObject *kwargs)
     return 0;
 }
 
+/* Whether a buffer view is 256 items of 8 bytes in one of the struct formats ``formats`` ("lq": int64). */
+static int
+is_histogram(const Py_buffer *view, const char *formats)
+{
+    return view->ndim == 1 && view->shape[0] == 256 && view->itemsize == 8 && view->format != NULL &&
+           strchr(formats, view->format[0]) != NULL && view->format[1] == '\0';
+}
+
+/* A byte histogram of 256 int64 counts copied into ``counts``; -1 (a ValueError naming ``who``) else. */
+static int
+read_counts(PyObject *obj, int64_t *counts, const char *who)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        return -1;
+    }
+    int ok = is_histogram(&view, "lq");
+    if (ok) {
+        memcpy(counts, view.buf, 256 * sizeof *counts);
+    }
+    PyBuffer_Release(&view);
+    if (!ok) {
+        PyErr_Format(PyExc_ValueError, "%s: expected a histogram of 256 int64 counts", who);
+        return -1;
+    }
+    return 0;
+}
+
 /* The byte histogram as doubles (int64 counts, or float64 counts scaled by the caller). */
 static int
 read_histogram(PyObject *obj, double *hist)
@@ -677,8 +705,7 @@ read_histogram(PyObject *obj, double *hist)
     if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
         return -1;
     }
-    int ok = view.ndim == 1 && view.shape[0] == 256 && view.itemsize == 8 && view.format != NULL &&
-             strchr("dlq", view.format[0]) != NULL && view.format[1] == '\0';
+    int ok = is_histogram(&view, "dlq");
     if (ok) {
         for (int b = 0; b < 256; b++) {
             hist[b] = view.format[0] == 'd' ? ((const double *)view.buf)[b]
@@ -935,19 +962,10 @@ pages_bound_costs(CodePages *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OO", &hist_obj, &rows_obj)) {
         return NULL;
     }
-    Py_buffer view;
-    if (PyObject_GetBuffer(hist_obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-        return NULL;
-    }
-    if (view.ndim != 1 || view.shape[0] != 256 || view.itemsize != 8 || view.format == NULL ||
-        strchr("lq", view.format[0]) == NULL || view.format[1] != '\0') {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_ValueError, "bound_costs: expected 256 int64 counts");
-        return NULL;
-    }
     int64_t hist[256];
-    memcpy(hist, view.buf, sizeof hist);
-    PyBuffer_Release(&view);
+    if (read_counts(hist_obj, hist, "bound_costs") < 0) {
+        return NULL;
+    }
     Py_ssize_t *rows;
     Py_ssize_t n = read_rows(rows_obj, self->n_bound_pages, &rows);
     if (n < 0) {
@@ -1274,19 +1292,10 @@ segments(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "segments: sizes must be non-negative");
         return NULL;
     }
-    Py_buffer view;
-    if (PyObject_GetBuffer(hist_obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-        return NULL;
-    }
-    if (view.ndim != 1 || view.shape[0] != 256 || view.itemsize != 8 || view.format == NULL ||
-        strchr("lq", view.format[0]) == NULL || view.format[1] != '\0') {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_ValueError, "segments: expected a histogram of 256 int64 counts");
-        return NULL;
-    }
     int64_t hist[256];
-    memcpy(hist, view.buf, sizeof hist);
-    PyBuffer_Release(&view);
+    if (read_counts(hist_obj, hist, "segments") < 0) {
+        return NULL;
+    }
     Py_ssize_t n_runs = PyList_GET_SIZE(runs_obj), n_held = 0, total_pieces = 0, n_spans = 0;
     PyObject **held = PyMem_Malloc((size_t)(n_runs ? n_runs : 1) * sizeof *held);
     Run *runs = PyMem_Calloc((size_t)(n_runs ? n_runs : 1), sizeof *runs);
@@ -1418,8 +1427,7 @@ add_byte_counts(PyObject *module, PyObject *args)
     if (PyObject_GetBuffer(PyTuple_GET_ITEM(args, 1), &fmt, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
         goto done;
     }
-    int ok = fmt.ndim == 1 && fmt.shape[0] == 256 && fmt.itemsize == 8 && fmt.format != NULL &&
-             strchr("lq", fmt.format[0]) != NULL && fmt.format[1] == '\0';
+    int ok = is_histogram(&fmt, "lq");
     PyBuffer_Release(&fmt);
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "add_byte_counts: counts must be 256 int64");
