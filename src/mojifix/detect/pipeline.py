@@ -18,7 +18,7 @@ import codecs
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -233,6 +233,8 @@ class _State:
     tld: str | None
     allowed: tuple[EncodingInfo, ...]
     max_bytes: int | None
+    #: the names ``candidates`` restricted the domain to (None: the whole domain)
+    restrict: frozenset[str] | None = None
     #: whether UTF-8 is among the allowed encodings
     utf8_allowed: bool = True
     total: int = 0
@@ -278,7 +280,12 @@ class Detector:
         allowed = candidates_for(domain, restrict)
         names = _domain_names(domain) if restrict is None else {info.name for info in allowed}
         self._s = _State(
-            domain=domain, tld=tld, allowed=allowed, max_bytes=max_bytes, utf8_allowed="UTF-8" in names
+            domain=domain,
+            tld=tld,
+            allowed=allowed,
+            max_bytes=max_bytes,
+            restrict=restrict,
+            utf8_allowed="UTF-8" in names,
         )
 
     def feed(self, chunk: bytes | bytearray | memoryview) -> Detector:
@@ -402,6 +409,39 @@ def _domain_names(domain: str) -> frozenset[str]:
     return frozenset(info.name for info in candidates_for(domain))
 
 
+#: plans kept: the two domains, and as many restrictions (``candidates=``) as a process is likely to
+#: repeat; a bound, not a tuned number (a plan is rebuilt in microseconds when it was dropped)
+VALIDITY_PLANS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class _ValidityPlan:
+    """The allowed encodings that the validity filter (stage 7) judges, by kind, each with its position
+    in registry order (the order survivors keep)."""
+
+    singles: tuple[tuple[int, EncodingInfo], ...]
+    ebcdic: tuple[tuple[int, EncodingInfo], ...]
+    utf8: tuple[tuple[int, EncodingInfo], ...]
+    multi: tuple[tuple[int, EncodingInfo], ...]
+
+
+@lru_cache(maxsize=VALIDITY_PLANS)
+def _validity_plan(domain: str, restrict: frozenset[str] | None) -> _ValidityPlan:
+    """:class:`_ValidityPlan` of the encodings a domain allows (computed once per domain and restriction,
+    for the last :data:`VALIDITY_PLANS` restrictions)."""
+    allowed = list(enumerate(candidates_for(domain, restrict)))
+    return _ValidityPlan(
+        *(
+            tuple((i, info) for i, info in allowed if info.kind == kind)
+            for kind in ("single", "ebcdic", "utf8", "multi")
+        )
+    )
+
+
+def _position(item: tuple[int, _Survivor]) -> int:
+    return item[0]
+
+
 def _decide(s: _State) -> Detection:
     n = s.total
     if n == 0:
@@ -503,39 +543,40 @@ def _decide(s: _State) -> Detection:
 
     # 7. validity filter
     # (encoding, validity detail): the Evidence is built only for candidates that reach the result
-    survivors: list[_Survivor] = []
     n_bytes = f"{n:,}"
     invalid_single = validity.single_byte_invalid(counts)
     single_rows = validity.single_byte_rows()
     validators = _validators(s)
-    for info in s.allowed:
-        if info.kind == "utf8":
-            if _partly_valid(s.utf8.errors, s.utf8.broken, s.utf8.multibyte) and controls_ev is None:
-                s.partial[info.name] = tuple(s.utf8.errors)
-                survivors.append((info, f"valid UTF-8 but for {_errors_detail(s.utf8.errors)}"))
-            elif s.utf8.valid and controls_ev is not None:
-                survivors.append((info, f"all {n_bytes} bytes valid UTF-8"))
-            continue
-        if info.kind == "escape":
-            continue
-        if info.kind in ("single", "ebcdic"):
-            if info.kind == "ebcdic" and not ebcdic_like:
-                continue
-            if not invalid_single >> single_rows[info.name] & 1:
-                survivors.append((info, None))  # (detail: _single_byte_detail, if it is reported)
-            continue
-        if info.kind in ("utf16", "utf32"):
-            continue  # decided by their zero-byte structure (stage 3), never by statistics
+    # (escape encodings were decided at stage 6 and UTF-16/32 by their zero-byte structure at stage 3,
+    # never by statistics; the others are taken kind by kind, then put back in registry order)
+    plan = _validity_plan(s.domain, s.restrict)
+    # single-byte pages: every byte value present defined (detail: _single_byte_detail, if reported)
+    found = [
+        (i, (info, None)) for i, info in plan.singles if not invalid_single >> single_rows[info.name] & 1
+    ]
+    if ebcdic_like:
+        found += [
+            (i, (info, None)) for i, info in plan.ebcdic if not invalid_single >> single_rows[info.name] & 1
+        ]
+    for i, info in plan.utf8:
+        if _partly_valid(s.utf8.errors, s.utf8.broken, s.utf8.multibyte) and controls_ev is None:
+            s.partial[info.name] = tuple(s.utf8.errors)
+            found.append((i, (info, f"valid UTF-8 but for {_errors_detail(s.utf8.errors)}")))
+        elif s.utf8.valid and controls_ev is not None:
+            found.append((i, (info, f"all {n_bytes} bytes valid UTF-8")))
+    for i, info in plan.multi:
         v = validators[info.name]
         if v.valid:
-            tail = len(v.decoder.getstate()[0]) if info.kind == "multi" else 0
+            tail = len(v.decoder.getstate()[0])
             detail = f"all {n_bytes} bytes valid in {info.name}"
             if tail:
                 detail += f" (last {tail} bytes cut off by the end of the input)"
-            survivors.append((info, detail))
+            found.append((i, (info, detail)))
         elif _partly_valid(v.errors, v.broken, non_ascii):
             s.partial[info.name] = tuple(v.errors)
-            survivors.append((info, f"valid in {info.name} but for {_errors_detail(v.errors)}"))
+            found.append((i, (info, f"valid in {info.name} but for {_errors_detail(v.errors)}")))
+    found.sort(key=_position)
+    survivors = [survivor for _, survivor in found]
     if not survivors:
         return _binary(n, "no allowed encoding decodes every byte of the input", None, tuple(global_ev))
 
