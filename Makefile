@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml setup.py
 # install goes on and the pure Python path runs). The editable install compiles them in place; this
 # rebuilds them when the C changes.
 KERNELS := $(VENV)/.kernels
-$(KERNELS): $(STAMP) src/mojifix/_kernels.c src/mojifix/detect/_scoring.c
+$(KERNELS): $(STAMP) src/mojifix/_kernels.c src/mojifix/detect/_scoring.c src/mojifix/integrations/_jsonl.c
 	$(PY) -m pip install --quiet --no-deps -e .
 	$(VENV)/bin/mojifix --version
 	touch $(KERNELS)
@@ -47,4 +47,5 @@ test: $(KERNELS) browser java
 	MOJIFIX_PURE_PYTHON=1 $(PY) -m pytest
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .ruff_cache src/mojifix/_kernels.*.so src/mojifix/detect/_scoring.*.so
+	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .ruff_cache src/mojifix/_kernels.*.so src/mojifix/detect/_scoring.*.so \
+		src/mojifix/integrations/_jsonl.*.so

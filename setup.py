@@ -20,6 +20,12 @@ DETECT_SCORING = Extension(
     sources=["src/mojifix/detect/_scoring.c"],
     optional=True,
 )
+#: the JSON-lines writer of ``mojifix warc`` (reference: json.dumps in integrations/warc.py), optional too
+WARC_JSONL = Extension(
+    "mojifix.integrations._jsonl",
+    sources=["src/mojifix/integrations/_jsonl.c"],
+    optional=True,
+)
 
 #: Flags for GCC and Clang: no fused multiply-add contraction, so the repair scores computed in C are the
 #: same doubles as the Python reference's (which rounds after every operation); and libm for log10.
@@ -38,4 +44,4 @@ class BuildKernels(build_ext):
         super().build_extensions()
 
 
-setup(ext_modules=[KERNELS, DETECT_SCORING], cmdclass={"build_ext": BuildKernels})
+setup(ext_modules=[KERNELS, DETECT_SCORING, WARC_JSONL], cmdclass={"build_ext": BuildKernels})

@@ -35,13 +35,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import charset_normalizer
+from five_level import five_level
 
 from mojifix.convert import convert
 from mojifix.convert.corpus import Truth, generate
 from mojifix.convert.declared import restore
 
 OUT = Path(__file__).resolve().parent / "out"
-GBK_FAMILY = {"gbk", "gb2312", "gb18030", "hz", "cp936"}
 
 Result = dict[str, tuple[str, str | None, str | None]]  # path -> (status, text written, salvaged text)
 
@@ -70,40 +70,6 @@ def detector_only(data: bytes) -> tuple[str, str | None]:
     if best is None:
         return "failed", None
     return "written", str(best)
-
-
-def five_level(data: bytes) -> tuple[str, str | None]:
-    # 1. BOM
-    enc = None
-    if data.startswith(b"\xef\xbb\xbf"):
-        enc = "utf-8-sig"
-    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        enc = "utf-16"
-    # 2. UTF-16 NUL parity
-    elif b"\x00" in data:
-        even, odd = data[0::2].count(0), data[1::2].count(0)
-        enc = "utf-16-le" if odd > even else "utf-16-be"
-    # 3. charset-normalizer, GBK family -> gb18030
-    if enc is None:
-        best = charset_normalizer.from_bytes(data).best()
-        if best is not None:
-            enc = "gb18030" if best.encoding.lower() in GBK_FAMILY else best.encoding
-    # 4. ordered fallback
-    if enc is None:
-        for cand in ("utf-8", "gb18030", "big5", "cp1252"):
-            try:
-                data.decode(cand)
-                enc = cand
-                break
-            except UnicodeDecodeError:
-                continue
-    if enc is None:
-        return "quarantined", None
-    text = data.decode(enc, errors="replace")
-    # 5. quarantine on U+FFFD
-    if "\ufffd" in text:
-        return "quarantined", None
-    return "written", text
 
 
 def run_baseline(name: str, fn: Callable[[bytes], tuple[str, str | None]], corpus: Path, truths: list[Truth]):

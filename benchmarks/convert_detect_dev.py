@@ -12,6 +12,12 @@ This is a DEVELOPMENT set: it may calibrate, never fit constants file by file (d
 
     python benchmarks/convert_detect_dev.py              # counts, then every file not written right
     python benchmarks/convert_detect_dev.py --json
+    python benchmarks/convert_detect_dev.py --catalogs build/detect-devcat   # the catalogs' dev half
+
+``--catalogs DIR`` runs the same measurement over a tree of ``tools/detect_testset.py``'s kind (a
+``manifest.json`` naming each file's codec): ``build/detect-devcat`` is its development half;
+``build/detect-test``, its held-out half, is for the one look at the end of a piece of work, never for
+tuning.
 """
 
 from __future__ import annotations
@@ -88,6 +94,19 @@ def build_tree(root: Path, dev: Path = DEV) -> dict[str, tuple[str, Path]]:
     return truths
 
 
+def build_catalog_tree(root: Path, catalogs: Path) -> dict[str, tuple[str, Path]]:
+    """Like :func:`build_tree`, from a ``tools/detect_testset.py`` set: its manifest names each codec."""
+    manifest = json.loads((catalogs / "manifest.json").read_text(encoding="utf-8"))
+    truths: dict[str, tuple[str, Path]] = {}
+    for i, entry in enumerate(manifest["files"]):
+        path = catalogs / entry["path"]
+        rel = f"{entry['language']}/f{i:04d}{path.suffix or '.txt'}"  # the name hides the codec
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, root / rel)
+        truths[rel] = (entry["label"], path)
+    return truths
+
+
 def undo_declarations(text: str, record: dict) -> str:
     """The output text with every declaration the run rewrote put back as the source wrote it."""
     for span in sorted(record.get("declarations") or (), key=lambda s: -s["offset"]):
@@ -98,13 +117,14 @@ def undo_declarations(text: str, record: dict) -> str:
     return text
 
 
-def run(dev: Path = DEV) -> dict:
-    if not dev.is_dir():
-        raise SystemExit(f"mojifix benchmark: error: the development set is not at {dev} (see --dev)")
+def run(dev: Path = DEV, catalogs: Path | None = None) -> dict:
+    where = catalogs if catalogs is not None else dev
+    if not where.is_dir():
+        raise SystemExit(f"mojifix benchmark: error: the set is not at {where} (see --dev, --catalogs)")
     work = Path(tempfile.mkdtemp(prefix="mojifix-devtree-"))
     try:
         src, dst = work / "src", work / "dst"
-        truths = build_tree(src, dev)
+        truths = build_tree(src, dev) if catalogs is None else build_catalog_tree(src, catalogs)
         t0 = time.perf_counter()
         report = convert(src, dst, fsync=False)
         wall = time.perf_counter() - t0
@@ -144,14 +164,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--dev", type=Path, default=DEV, help=f"the development set's uchardet folder ({DEV})")
+    ap.add_argument("--catalogs", type=Path, help="a tools/detect_testset.py set instead (manifest.json)")
     args = ap.parse_args(argv)
-    result = run(args.dev)
+    result = run(args.dev, args.catalogs)
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
         return 0
     c = result["counts"]
     print(
-        f"detect-dev tree: {c['files']} files; written right {c['right']}, silently wrong "
+        f"{'catalog' if args.catalogs else 'detect-dev'} tree: {c['files']} files; "
+        f"written right {c['right']}, silently wrong "
         f"{c['silently_wrong']}, ASCII with no codec for the truth {c['no_codec_truth_written']}; "
         f"quarantined {c.get('quarantined', 0)} ({100 * c.get('quarantined', 0) / c['files']:.1f}%), "
         f"skipped {c.get('skipped', 0)}, copied as binary {c.get('copied', 0)} (text files skipped or "

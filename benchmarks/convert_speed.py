@@ -80,7 +80,7 @@ def _tree_files(src: Path) -> list[str]:
 def five_level_command(src: Path, dst: Path) -> int:
     """The five-level pipeline over a tree (the ``--five-level`` command)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from convert_corpus import five_level
+    from five_level import five_level  # charset-normalizer only: no mojifix import in this command
 
     made: set[Path] = set()
     for rel in _tree_files(src):
@@ -171,7 +171,7 @@ def measure(
 #: the parts of the profile split: (module, attribute) of the functions whose time makes up each part,
 #: patched where their callers look them up (module attributes at call time)
 PARTS: dict[str, tuple[tuple[str, str], ...]] = {
-    "detect (whole files and the probes' parts)": (("mojifix.detect", "detect"),),
+    "detect (whole files)": (("mojifix.detect", "detect"),),
     "mixed-file probes (without detect and scoring)": (
         ("mojifix.convert.mixed", "find_split"),
         ("mojifix.convert.mixed", "split_binary"),
@@ -192,14 +192,21 @@ PARTS: dict[str, tuple[tuple[str, str], ...]] = {
     "I/O: read": (("mojifix.convert.fsio", "read_source"),),
     "I/O: write (temporary files)": (("mojifix.convert.fsio", "atomic_write"),),
     "fsync": (("os", "fsync"),),
+    "syncfs (one per batch)": (("mojifix.convert.fsio", "syncfs"),),
     "I/O: rename": (("os", "rename"),),
     "manifest lines (JSON)": (("mojifix.convert.records", "FileRecord.to_json"),),
 }
 
 
+WHOLE_DETECT = "detect (whole files)"
+PROBES = "mixed-file probes (without detect and scoring)"
+PROBE_DETECT = "detect (parts of files, in the mixed-file probes)"
+
+
 def _patch_parts(totals: dict[tuple[str, str], float]) -> list[tuple[object, str, object]]:
     """Wrap every function of :data:`PARTS` to add its *exclusive* time (minus the parts it calls) to
-    ``totals[(thread name, part)]``; returns what to restore."""
+    ``totals[(thread name, part)]``; returns what to restore. A detector call made inside a mixed-file
+    probe counts as :data:`PROBE_DETECT`, not as a whole-file detection."""
     import importlib
     import threading
 
@@ -211,14 +218,18 @@ def _patch_parts(totals: dict[tuple[str, str], float]) -> list[tuple[object, str
             stack = getattr(local, "stack", None)
             if stack is None:
                 stack = local.stack = []
+                local.names = []
+            mine = PROBE_DETECT if part == WHOLE_DETECT and PROBES in local.names else part
             stack.append(0.0)  # time spent in nested parts
+            local.names.append(mine)
             t0 = time.perf_counter()
             try:
                 return fn(*args, **kwargs)
             finally:
                 elapsed = time.perf_counter() - t0
                 nested = stack.pop()
-                key = (threading.current_thread().name, part)
+                local.names.pop()
+                key = (threading.current_thread().name, mine)
                 totals[key] = totals.get(key, 0.0) + elapsed - nested
                 if stack:
                     stack[-1] += elapsed

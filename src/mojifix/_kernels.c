@@ -1220,7 +1220,8 @@ static PyTypeObject CharFactsType = {
     .tp_doc = "CharFacts(facts_of, costs, letter_then_symbol, symbol_in_word, case_flip, script_mix)\n\n"
               "What each character is for repair's scorer, asked of facts_of (the reference's\n"
               "mojifix.repair._score._char_facts) once per code point; costs: the symbol costs its\n"
-              "FACT_COST index names; the four costs of _score's rules.",
+              "FACT_COST index names; the four costs of _score's rules. With no costs, facts_of's bits are\n"
+              "another reader's (mojifix.repair._codecs.multi_byte_step_facts, for multi_byte_steps_meet).",
     .tp_basicsize = sizeof(CharFacts),
     .tp_itemsize = 0,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -1253,7 +1254,7 @@ char_facts_of(CharFacts *self, Py_UCS4 ch)
     uint32_t facts = FACT_KNOWN;
     if (value != NULL) {
         unsigned long raw = PyLong_AsUnsignedLong(value);
-        if (!PyErr_Occurred() && FACT_COST(raw) >= (unsigned long)self->costs_count) {
+        if (!PyErr_Occurred() && self->costs_count && FACT_COST(raw) >= (unsigned long)self->costs_count) {
             PyErr_SetString(PyExc_ValueError, "_char_facts gave a cost index past the costs");
         }
         if (!PyErr_Occurred()) {
@@ -1273,10 +1274,25 @@ char_facts_of(CharFacts *self, Py_UCS4 ch)
     return PyErr_Occurred() ? FACT_KNOWN : facts;
 }
 
-/* casefold, then "i\u0307" -> "i" and U+2019 -> "'" (the reference's _fold) */
+/* casefold, then "i\u0307" -> "i" and U+2019 -> "'" (the reference's _fold). An ASCII word's casefold is
+ * its lower case (no call needed, and none at all when it has no capital); a swap is only made when the
+ * folded word holds its last character. */
 static PyObject *
 fold_word(PyObject *word)
 {
+    if (PyUnicode_IS_ASCII(word)) {
+        const Py_UCS1 *chars = PyUnicode_1BYTE_DATA(word);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(word), first = 0;
+        while (first < n && !(chars[first] >= 'A' && chars[first] <= 'Z')) first++;
+        if (first == n) return Py_NewRef(word);
+        PyObject *lower = PyUnicode_New(n, 0x7F);
+        if (lower == NULL) return NULL;
+        Py_UCS1 *out = PyUnicode_1BYTE_DATA(lower);
+        for (Py_ssize_t k = 0; k < n; k++) {
+            out[k] = chars[k] >= 'A' && chars[k] <= 'Z' ? (Py_UCS1)(chars[k] + ('a' - 'A')) : chars[k];
+        }
+        return lower;
+    }
     PyObject *folded = PyObject_CallMethod(word, "casefold", NULL);
     static const Py_UCS4 dotted[2] = {'i', 0x0307}, apostrophe[1] = {0x2019};
     const struct {
@@ -1285,6 +1301,13 @@ fold_word(PyObject *word)
         Py_UCS4 to;
     } swaps[2] = {{dotted, 2, 'i'}, {apostrophe, 1, '\''}};
     for (int k = 0; k < 2 && folded != NULL; k++) {
+        Py_ssize_t at = PyUnicode_FindChar(folded, swaps[k].from[swaps[k].from_len - 1], 0,
+                                           PyUnicode_GET_LENGTH(folded), 1);
+        if (at == -2) {
+            Py_CLEAR(folded);
+            break;
+        }
+        if (at == -1) continue; /* nothing to swap */
         PyObject *from = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, swaps[k].from, swaps[k].from_len);
         PyObject *to = PyUnicode_FromOrdinal((int)swaps[k].to);
         PyObject *swapped = from && to ? PyUnicode_Replace(folded, from, to, -1) : NULL;
@@ -1385,6 +1408,41 @@ done:
     Py_XDECREF(words);
     return result;
 }
+
+/* Spec: mojifix.repair._score.score with the compiled twins: words_and_costs, then (when the text has a
+ * word) letter_totals; the total is the costs plus the letters' total, in that order (the same double). */
+static PyObject *
+py_text_score(PyObject *module, PyObject *args)
+{
+    PyObject *text, *facts, *memo, *model;
+    if (!PyArg_ParseTuple(args, "UO!O!O!", &text, &CharFactsType, &facts, &PyDict_Type, &memo,
+                          &ScoringModelType, &model)) {
+        return NULL;
+    }
+    PyObject *split_args = PyTuple_Pack(2, text, facts);
+    PyObject *split = split_args == NULL ? NULL : py_words_and_costs(module, split_args);
+    Py_XDECREF(split_args);
+    if (split == NULL) return NULL;
+    PyObject *words = PyTuple_GET_ITEM(split, 0);
+    double total = PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(split, 1));
+    PyObject *result = NULL;
+    if (PyList_GET_SIZE(words) == 0) {
+        result = Py_BuildValue("(dO)", total, Py_None);
+    }
+    else {
+        PyObject *totals_args = PyTuple_Pack(3, words, memo, model);
+        PyObject *best = totals_args == NULL ? NULL : py_letter_totals(module, totals_args);
+        Py_XDECREF(totals_args);
+        if (best != NULL) {
+            double letters = PyFloat_AsDouble(PyTuple_GET_ITEM(best, 0));
+            if (!PyErr_Occurred()) result = Py_BuildValue("(dO)", total + letters, PyTuple_GET_ITEM(best, 1));
+            Py_DECREF(best);
+        }
+    }
+    Py_DECREF(split);
+    return result;
+}
+
 
 /* ---- the CJK encoders (gb18030/GBK, Big5, EUC-JP, Shift_JIS, EUC-KR) ----------------------------------
  *
@@ -1655,6 +1713,695 @@ py_cjk_encode(PyObject *self, PyObject *args)
     return result;
 }
 
+/* ---- repair's single-byte steps: every one of them over one text, in one call ---------------------------
+ *
+ * The reference is mojifix.repair._search._expand over the steps whose encode_as is a single-byte codec
+ * (a prefix of STEP_PAIRS): for each step, the text encoded with the codec's exact table (the rebuilt
+ * bytes, one per character), then decoded strictly as UTF-8 or a legacy CJK encoding (scope "all");
+ * where that fails, each run (ASCII-whitespace-separated) holding a non-ASCII character that encodes and
+ * decodes is replaced by its decoding (scope "runs"); a step whose whole-text bytes hold EF BF BD and
+ * decode as legacy CJK gives nothing (heuristic 8). The reference prunes with step alphabets first; they
+ * only skip steps and runs that provably fail or come back unchanged, so trying every one gives the same
+ * candidates. Strict UTF-8 is Unicode's well-formed UTF-8 (table 3-7), which is what CPython's strict
+ * decoder accepts; the CJK decoders are the ones above, in strict mode. In a text holding U+FFFD, a step
+ * decoding UTF-8 whose whole text fails is tried in scope "lossy" (_roundtrip_lossy) before "runs". */
+
+/* what ByteSteps decodes the rebuilt bytes as (mojifix.repair._search._BYTE_STEP_DECODERS' order) */
+enum { BYTE_STEP_UTF8 = 0, BYTE_STEP_GB18030, BYTE_STEP_BIG5, BYTE_STEP_SHIFT_JIS, BYTE_STEP_EUC_KR,
+       BYTE_STEP_EUC_JP, BYTE_STEP_DECODERS };
+#define NO_BYTE 0xFFFF
+
+/* One single-byte codec's encoder: code point >> 8 -> a page of 256 bytes (NO_BYTE: unencodable); the
+ * codecs here only encode BMP characters, and a page exists only where a character is. */
+typedef struct {
+    uint16_t *pages[256];
+} ByteEncoder;
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t codec_count, step_count;
+    ByteEncoder *encoders;
+    int *step_codec, *step_decoder; /* per step: index into encoders, BYTE_STEP_* */
+    PyObject *indexes;              /* the CJK indexes (str), kept alive for tables */
+    uint32_t *ranges;               /* gb18030's index ranges, a copy */
+    Tables tables[BYTE_STEP_DECODERS];
+} ByteSteps;
+
+static void
+byte_steps_dealloc(ByteSteps *self)
+{
+    for (Py_ssize_t c = 0; c < self->codec_count && self->encoders != NULL; c++) {
+        for (int p = 0; p < 256; p++) PyMem_Free(self->encoders[c].pages[p]);
+    }
+    PyMem_Free(self->encoders);
+    PyMem_Free(self->step_codec);
+    PyMem_Free(self->step_decoder);
+    PyMem_Free(self->ranges);
+    Py_XDECREF(self->indexes);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Fill an encoder from the codec's decode table (byte -> char, U+FFFF where the byte is an error); a
+ * character two bytes decode to encodes as the later one, as _codecs._table's dict does. */
+static int
+byte_encoder_fill(ByteEncoder *encoder, PyObject *chars)
+{
+    if (!PyUnicode_Check(chars) || PyUnicode_GET_LENGTH(chars) != 256) {
+        PyErr_SetString(PyExc_ValueError, "a codec is a str of 256 characters (byte -> char, U+FFFF: none)");
+        return -1;
+    }
+    for (int byte = 0; byte < 256; byte++) {
+        Py_UCS4 cp = PyUnicode_READ_CHAR(chars, byte);
+        if (cp == NO_ENTRY) continue;
+        if (cp > 0xFFFF) {
+            PyErr_SetString(PyExc_ValueError, "a single-byte codec's characters are in the BMP");
+            return -1;
+        }
+        uint16_t **page = &encoder->pages[cp >> 8];
+        if (*page == NULL) {
+            *page = PyMem_Malloc(256 * sizeof(uint16_t));
+            if (*page == NULL) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            for (int k = 0; k < 256; k++) (*page)[k] = NO_BYTE;
+        }
+        (*page)[cp & 0xFF] = (uint16_t)byte;
+    }
+    return 0;
+}
+
+static PyObject *
+byte_steps_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *codecs, *steps, *gb18030, *big5, *jis0208, *euc_kr, *jis0212;
+    Py_buffer ranges = {0};
+    static char *keywords[] = {"codecs", "steps", "gb18030", "ranges", "big5", "jis0208", "euc_kr",
+                               "jis0212", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!Uy*UUUU", keywords, &PyTuple_Type, &codecs,
+                                     &PyTuple_Type, &steps, &gb18030, &ranges, &big5, &jis0208, &euc_kr,
+                                     &jis0212)) {
+        return NULL;
+    }
+    ByteSteps *self = (ByteSteps *)type->tp_alloc(type, 0);
+    if (self == NULL) goto fail;
+    if (ranges.len % 8 != 0 || ranges.len == 0) {
+        PyErr_SetString(PyExc_ValueError, "ranges must be (pointer, code point) pairs of uint32");
+        goto fail;
+    }
+    self->ranges = PyMem_Malloc((size_t)ranges.len);
+    self->codec_count = PyTuple_GET_SIZE(codecs);
+    self->step_count = PyTuple_GET_SIZE(steps);
+    self->encoders = PyMem_Calloc((size_t)self->codec_count + 1, sizeof(ByteEncoder));
+    self->step_codec = PyMem_Calloc((size_t)self->step_count + 1, sizeof(int));
+    self->step_decoder = PyMem_Calloc((size_t)self->step_count + 1, sizeof(int));
+    if (self->ranges == NULL || self->encoders == NULL || self->step_codec == NULL
+        || self->step_decoder == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    memcpy(self->ranges, ranges.buf, (size_t)ranges.len);
+    for (Py_ssize_t c = 0; c < self->codec_count; c++) {
+        if (byte_encoder_fill(&self->encoders[c], PyTuple_GET_ITEM(codecs, c)) < 0) goto fail;
+    }
+    for (Py_ssize_t s = 0; s < self->step_count; s++) {
+        int codec, decoder;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(steps, s), "ii", &codec, &decoder)) goto fail;
+        if (codec < 0 || codec >= self->codec_count || decoder < 0 || decoder >= BYTE_STEP_DECODERS) {
+            PyErr_SetString(PyExc_ValueError, "a step is (codec index, decoder index)");
+            goto fail;
+        }
+        self->step_codec[s] = codec;
+        self->step_decoder[s] = decoder;
+    }
+    self->indexes = PyTuple_Pack(5, gb18030, big5, jis0208, euc_kr, jis0212);
+    if (self->indexes == NULL) goto fail;
+    if (index_from(gb18030, &self->tables[BYTE_STEP_GB18030].first) < 0
+        || index_from(big5, &self->tables[BYTE_STEP_BIG5].first) < 0
+        || index_from(jis0208, &self->tables[BYTE_STEP_SHIFT_JIS].first) < 0
+        || index_from(euc_kr, &self->tables[BYTE_STEP_EUC_KR].first) < 0
+        || index_from(jis0208, &self->tables[BYTE_STEP_EUC_JP].first) < 0
+        || index_from(jis0212, &self->tables[BYTE_STEP_EUC_JP].second) < 0) {
+        goto fail;
+    }
+    self->tables[BYTE_STEP_GB18030].ranges = self->ranges;
+    self->tables[BYTE_STEP_GB18030].ranges_count = ranges.len / 8;
+    PyBuffer_Release(&ranges);
+    return (PyObject *)self;
+fail:
+    PyBuffer_Release(&ranges);
+    Py_XDECREF(self);
+    return NULL;
+}
+
+static PyTypeObject ByteStepsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "mojifix._kernels.ByteSteps",
+    .tp_doc = "ByteSteps(codecs, steps, gb18030, ranges, big5, jis0208, euc_kr, jis0212): repair's steps\n"
+              "that encode with a single-byte codec, for byte_steps_expand.\n\n"
+              "codecs: each single-byte codec as its 256 characters (byte -> char, U+FFFF: an error);\n"
+              "steps: (codec index, decoder) pairs, decoder 0-5 = UTF-8, gb18030 (GBK's decoder), Big5,\n"
+              "Shift_JIS, EUC-KR, EUC-JP; then the WHATWG indexes those decoders read.",
+    .tp_basicsize = sizeof(ByteSteps),
+    .tp_itemsize = 0,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = byte_steps_new,
+    .tp_dealloc = (destructor)byte_steps_dealloc,
+};
+
+/* Well-formed UTF-8 (Unicode table 3-7): what CPython's strict decoder accepts. */
+static int
+utf8_well_formed(const unsigned char *s, Py_ssize_t n)
+{
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char b = s[i];
+        if (b < 0x80) {
+            i += 1;
+            continue;
+        }
+        Py_ssize_t need;
+        unsigned char lo = 0x80, hi = 0xBF; /* the second byte's range */
+        if (b >= 0xC2 && b <= 0xDF) {
+            need = 1;
+        }
+        else if (b >= 0xE0 && b <= 0xEF) {
+            need = 2;
+            if (b == 0xE0) lo = 0xA0;
+            if (b == 0xED) hi = 0x9F;
+        }
+        else if (b >= 0xF0 && b <= 0xF4) {
+            need = 3;
+            if (b == 0xF0) lo = 0x90;
+            if (b == 0xF4) hi = 0x8F;
+        }
+        else {
+            return 0;
+        }
+        if (i + need >= n) return 0; /* cut short */
+        if (s[i + 1] < lo || s[i + 1] > hi) return 0;
+        for (Py_ssize_t k = 2; k <= need; k++) {
+            if (s[i + k] < 0x80 || s[i + k] > 0xBF) return 0;
+        }
+        i += need + 1;
+    }
+    return 1;
+}
+
+static const Decoder BYTE_STEP_DECODER[BYTE_STEP_DECODERS] = {
+    NULL, decode_gb18030, decode_big5, decode_shift_jis, decode_euc_kr, decode_euc_jp,
+};
+
+/* The strict decoding of data[0:n] as decoder: a new str, or NULL with *invalid set (no exception) when
+ * the bytes are not valid, or NULL with an exception (out of memory). */
+static PyObject *
+byte_step_decode(const ByteSteps *self, int decoder, const unsigned char *data, Py_ssize_t n, int *invalid)
+{
+    *invalid = 0;
+    if (decoder == BYTE_STEP_UTF8) {
+        if (!utf8_well_formed(data, n)) {
+            *invalid = 1;
+            return NULL;
+        }
+        return PyUnicode_DecodeUTF8((const char *)data, n, "strict");
+    }
+    Output out;
+    if (output_init(&out, n, 1) < 0) return NULL;
+    BYTE_STEP_DECODER[decoder](data, n, &self->tables[decoder], &out);
+    if (out.error_start >= 0) {
+        PyMem_RawFree(out.buf);
+        *invalid = 1;
+        return NULL;
+    }
+    return output_finish(&out);
+}
+
+/* Whether str decoded equals text[start:end]. */
+static int
+same_chars(int kind, const void *data, Py_ssize_t start, Py_ssize_t end, PyObject *decoded)
+{
+    if (PyUnicode_GET_LENGTH(decoded) != end - start) return 0;
+    int dkind = PyUnicode_KIND(decoded);
+    const void *ddata = PyUnicode_DATA(decoded);
+    for (Py_ssize_t k = 0; k < end - start; k++) {
+        if (PyUnicode_READ(kind, data, start + k) != PyUnicode_READ(dkind, ddata, k)) return 0;
+    }
+    return 1;
+}
+
+static inline int
+ascii_whitespace(Py_UCS4 cp)
+{
+    return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == '\f' || cp == '\v';
+}
+
+/* the scopes of byte_steps_expand's candidates */
+enum { SCOPE_ALL = 0, SCOPE_RUNS = 1, SCOPE_LOSSY = 2 };
+
+/* Append (step, scope, candidate) to out, taking the candidate's reference (0, or -1 with an exception). */
+static int
+append_candidate(PyObject *out, Py_ssize_t step, int scope, PyObject *candidate)
+{
+    PyObject *item = Py_BuildValue("(niN)", step, scope, candidate);
+    int failed = item == NULL || PyList_Append(out, item) < 0;
+    Py_XDECREF(item);
+    return failed ? -1 : 0;
+}
+
+/* Where a UTF-8 sequence cut short at the end of data[0:n] starts, n if none does (_incomplete_tail). */
+static Py_ssize_t
+incomplete_tail(const unsigned char *data, Py_ssize_t n)
+{
+    for (Py_ssize_t back = 1; back <= (n < 3 ? n : 3); back++) {
+        unsigned char byte = data[n - back];
+        if (byte < 0x80) break;
+        if (byte >= 0xC0) { /* a lead byte: does the sequence it starts fit in what is left? */
+            Py_ssize_t need = byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4;
+            return back < need ? n - back : n;
+        }
+    }
+    return n;
+}
+
+/* Where character k's rebuilt bytes start: off[k], or k where each character is one byte (off NULL). */
+#define BYTE_AT(off, k) ((off) != NULL ? (off)[k] : (k))
+
+/* Scope "lossy" (the reference: _roundtrip_lossy) on the text's rebuilt bytes (character k's at
+ * BYTE_AT(off, k)), as UTF-8: the new text, or NULL with *invalid set (a piece between U+FFFDs does not
+ * encode or decode), or NULL with an exception. Each U+FFFD stays one U+FFFD; the orphan continuation
+ * bytes after one and a sequence cut short before one are dropped into it. */
+static PyObject *
+byte_step_lossy(PyObject *text, const unsigned char *bytes, const Py_ssize_t *off, const unsigned char *bad,
+                int *invalid)
+{
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    PyObject *pieces = PyList_New(0);
+    if (pieces == NULL) return NULL;
+    *invalid = 0;
+    Py_ssize_t first = 0; /* the current piece: text[first:i] */
+    for (Py_ssize_t i = 0; i <= n; i++) {
+        if (i < n && PyUnicode_READ(kind, data, i) != REPLACEMENT) continue;
+        Py_ssize_t piece = BYTE_AT(off, first), start = piece, end = BYTE_AT(off, i);
+        for (Py_ssize_t k = first; k < i; k++) {
+            if (bad[k]) { /* the piece does not encode */
+                *invalid = 1;
+                Py_DECREF(pieces);
+                return NULL;
+            }
+        }
+        if (first > 0) { /* orphan continuation bytes right after lost bytes */
+            Py_ssize_t limit = piece + 3 < end ? piece + 3 : end;
+            while (start < limit && bytes[start] >= 0x80 && bytes[start] <= 0xBF) start++;
+        }
+        if (i < n) {
+            Py_ssize_t tail = piece + incomplete_tail(bytes + piece, end - piece);
+            end = tail > start ? tail : start;
+        }
+        PyObject *decoded = byte_step_decode(NULL, BYTE_STEP_UTF8, bytes + start, end - start, invalid);
+        if (decoded == NULL || PyList_Append(pieces, decoded) < 0) {
+            Py_XDECREF(decoded);
+            Py_DECREF(pieces);
+            return NULL;
+        }
+        Py_DECREF(decoded);
+        first = i + 1;
+    }
+    PyObject *separator = PyUnicode_FromOrdinal(REPLACEMENT);
+    PyObject *joined = separator == NULL ? NULL : PyUnicode_Join(separator, pieces);
+    Py_XDECREF(separator);
+    Py_DECREF(pieces);
+    return joined;
+}
+
+/* One step over the text, decoding as decoder (bytes: its rebuilt bytes, character k's at BYTE_AT(off, k);
+ * bad: per character 1 when unencodable; runs: the (start, end) of the runs holding a non-ASCII
+ * character; lost: the text holds U+FFFD; drop_unchanged: give nothing when the whole text comes back as
+ * it is): the candidate (step, scope, text) appended to out, or nothing. 0 on success, -1 with an
+ * exception. */
+static int
+byte_step_run(const ByteSteps *self, int decoder, Py_ssize_t step, PyObject *text, const unsigned char *bytes,
+              const Py_ssize_t *off, const unsigned char *bad, int whole_encodes, const Py_ssize_t *runs,
+              Py_ssize_t run_count, int lost, int drop_unchanged, PyObject *out)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), size = BYTE_AT(off, n);
+    int invalid;
+    int lossy_possible = lost && decoder == BYTE_STEP_UTF8;
+    if (whole_encodes) {
+        if (decoder != BYTE_STEP_UTF8) {
+            for (Py_ssize_t i = 0; i + 2 < size; i++) { /* heuristic 8: EF BF BD is UTF-8's U+FFFD */
+                if (bytes[i] == 0xEF && bytes[i + 1] == 0xBF && bytes[i + 2] == 0xBD) return 0;
+            }
+        }
+        PyObject *whole = byte_step_decode(self, decoder, bytes, size, &invalid);
+        if (whole != NULL) {
+            if (drop_unchanged && !lossy_possible && same_chars(PyUnicode_KIND(text), PyUnicode_DATA(text), 0, n, whole)) {
+                /* the reference's alphabet skips such a step: a text its step gives back unchanged
+                 * holds no lead byte followed by a trail byte, nor a byte read alone as another
+                 * character (with U+FFFD, the reference tries a step decoding UTF-8 without it) */
+                Py_DECREF(whole);
+                return 0;
+            }
+            return append_candidate(out, step, SCOPE_ALL, whole);
+        }
+        if (!invalid) return -1;
+    }
+    if (lossy_possible) {
+        PyObject *lossy = byte_step_lossy(text, bytes, off, bad, &invalid);
+        if (lossy != NULL) return append_candidate(out, step, SCOPE_LOSSY, lossy);
+        if (!invalid) return -1;
+    }
+    /* scope "runs": the text's pieces, each run that decodes replaced */
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    PyObject *pieces = NULL;
+    Py_ssize_t done = 0; /* text[0:done] is in pieces */
+    for (Py_ssize_t r = 0; r < run_count; r++) {
+        Py_ssize_t start = runs[2 * r], end = runs[2 * r + 1];
+        int encodes = 1;
+        for (Py_ssize_t i = start; i < end && encodes; i++) encodes = !bad[i];
+        if (!encodes) continue;
+        PyObject *decoded = byte_step_decode(self, decoder, bytes + BYTE_AT(off, start),
+                                             BYTE_AT(off, end) - BYTE_AT(off, start), &invalid);
+        if (decoded == NULL) {
+            if (invalid) continue;
+            Py_XDECREF(pieces);
+            return -1;
+        }
+        if (same_chars(kind, data, start, end, decoded)) {
+            Py_DECREF(decoded);
+            continue;
+        }
+        PyObject *before = PyUnicode_Substring(text, done, start);
+        if (pieces == NULL) pieces = PyList_New(0);
+        int failed = before == NULL || pieces == NULL || PyList_Append(pieces, before) < 0
+                     || PyList_Append(pieces, decoded) < 0;
+        Py_XDECREF(before);
+        Py_DECREF(decoded);
+        if (failed) {
+            Py_XDECREF(pieces);
+            return -1;
+        }
+        done = end;
+    }
+    if (pieces == NULL) return 0; /* no run changed: no candidate */
+    PyObject *rest = PyUnicode_Substring(text, done, n);
+    PyObject *empty = PyUnicode_New(0, 0);
+    PyObject *joined = NULL;
+    if (rest != NULL && empty != NULL && PyList_Append(pieces, rest) == 0) {
+        joined = PyUnicode_Join(empty, pieces);
+    }
+    Py_XDECREF(rest);
+    Py_XDECREF(empty);
+    Py_DECREF(pieces);
+    if (joined == NULL) return -1;
+    return append_candidate(out, step, SCOPE_RUNS, joined);
+}
+
+/* One expand call's buffers: the rebuilt bytes, each character's offset in them (multi-byte encoders
+ * only), whether it encodes, the runs, and the candidates found. */
+typedef struct {
+    unsigned char *bytes, *bad;
+    Py_ssize_t *off, *runs;
+    PyObject *out;
+} StepScratch;
+
+/* Allocate for n characters of at most bytes_per_char bytes each (with offsets when that is above 1);
+ * 0, or -1 with an exception (then step_scratch_free still applies). */
+static int
+step_scratch_init(StepScratch *s, Py_ssize_t n, Py_ssize_t bytes_per_char)
+{
+    s->out = PyList_New(0);
+    s->bytes = PyMem_Malloc((size_t)(bytes_per_char * n) + 1);
+    s->bad = PyMem_Malloc((size_t)n + 1);
+    s->off = bytes_per_char > 1 ? PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(n + 1)) : NULL;
+    s->runs = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(n + 1));
+    if (s->out == NULL || s->bytes == NULL || s->bad == NULL || s->runs == NULL
+        || (bytes_per_char > 1 && s->off == NULL)) {
+        if (s->out != NULL) PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* Free the buffers; the candidates list when failed, else it is returned (a new reference). */
+static PyObject *
+step_scratch_free(StepScratch *s, int failed)
+{
+    PyMem_Free(s->bytes);
+    PyMem_Free(s->bad);
+    PyMem_Free(s->off);
+    PyMem_Free(s->runs);
+    if (failed) Py_CLEAR(s->out);
+    return s->out;
+}
+
+/* The (start, end) of the runs (between ASCII whitespace) of text holding a non-ASCII character; their
+ * count. */
+static Py_ssize_t
+high_runs(int kind, const void *data, Py_ssize_t n, Py_ssize_t *runs)
+{
+    Py_ssize_t run_count = 0;
+    for (Py_ssize_t i = 0; i < n;) {
+        while (i < n && ascii_whitespace(PyUnicode_READ(kind, data, i))) i++;
+        Py_ssize_t start = i;
+        int high = 0;
+        for (; i < n && !ascii_whitespace(PyUnicode_READ(kind, data, i)); i++) {
+            high |= PyUnicode_READ(kind, data, i) >= 0x80;
+        }
+        if (high) {
+            runs[2 * run_count] = start;
+            runs[2 * run_count + 1] = i;
+            run_count++;
+        }
+    }
+    return run_count;
+}
+
+/* Spec: mojifix.repair._search._expand over the single-byte steps (see the section's comment). */
+static PyObject *
+py_byte_steps_expand(PyObject *module, PyObject *args)
+{
+    PyObject *text;
+    ByteSteps *self;
+    if (!PyArg_ParseTuple(args, "UO!", &text, &ByteStepsType, &self)) return NULL;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    StepScratch s;
+    if (step_scratch_init(&s, n, 1) < 0) return step_scratch_free(&s, 1);
+    unsigned char *bytes = s.bytes, *bad = s.bad;
+    Py_ssize_t run_count = high_runs(kind, data, n, s.runs);
+    if (run_count == 0) return step_scratch_free(&s, 0); /* ASCII: every step gives it back */
+    int lost = PyUnicode_FindChar(text, REPLACEMENT, 0, n, 1) >= 0;
+    int last_codec = -1, whole_encodes = 0;
+    for (Py_ssize_t step = 0; step < self->step_count; step++) {
+        int codec = self->step_codec[step];
+        if (codec != last_codec) { /* the bytes are rebuilt when the codec changes */
+            const ByteEncoder *encoder = &self->encoders[codec];
+            whole_encodes = 1;
+            for (Py_ssize_t i = 0; i < n; i++) {
+                Py_UCS4 cp = PyUnicode_READ(kind, data, i);
+                const uint16_t *page = cp <= 0xFFFF ? encoder->pages[cp >> 8] : NULL;
+                uint16_t byte = page != NULL ? page[cp & 0xFF] : NO_BYTE;
+                bad[i] = byte == NO_BYTE;
+                bytes[i] = (unsigned char)byte;
+                whole_encodes &= !bad[i];
+            }
+            last_codec = codec;
+        }
+        if (byte_step_run(self, self->step_decoder[step], step, text, bytes, NULL, bad, whole_encodes, s.runs,
+                          run_count, lost, 1, s.out) < 0) {
+            return step_scratch_free(&s, 1);
+        }
+    }
+    return step_scratch_free(&s, 0);
+}
+
+
+/* ---- repair's multi-byte steps: which of them a text can meet, in one call -------------------------------
+ *
+ * The reference is mojifix.repair._codecs.StepAlphabet.meets for the steps that encode with a multi-byte
+ * codec and decode UTF-8 (_CharBytes.meets with the fixed blocks' bad_start pattern). What each character
+ * is for each step (4 bits a step) is asked of the reference's multi_byte_step_facts once per code point,
+ * through a CharFacts without costs. A run (between ASCII whitespace) meets a step unless all its
+ * characters are outside the alphabet, one is in no UTF-8, it opens with a character UTF-8 cannot start
+ * with or closes with one it cannot end with, or (characters of the fixed blocks only) such a character
+ * follows or precedes an ASCII one inside the run. */
+#define STEP_FACT_INERT 0x1u
+#define STEP_FACT_NEVER 0x2u
+#define STEP_FACT_BAD_START 0x4u
+#define STEP_FACT_BAD_END 0x8u
+#define STEP_FACT_BITS 4
+#define STEP_FACT_FIXED (1u << 24)
+#define STEP_FACT_STEPS 6
+
+/* Whether run text[start:end] (with the facts f of each character) meets the step whose bits are at shift. */
+static int
+run_meets_step(int kind, const void *data, const uint32_t *f, Py_ssize_t start, Py_ssize_t end, int shift)
+{
+    int all_inert = 1;
+    for (Py_ssize_t k = start; k < end; k++) {
+        uint32_t g = f[k] >> shift;
+        all_inert &= (g & STEP_FACT_INERT) != 0;
+        if (g & STEP_FACT_NEVER) return 0;
+        if (f[k] & STEP_FACT_FIXED) {
+            if ((g & STEP_FACT_BAD_START) && (k == start || PyUnicode_READ(kind, data, k - 1) < 0x80)) return 0;
+            if ((g & STEP_FACT_BAD_END) && (k == end - 1 || PyUnicode_READ(kind, data, k + 1) < 0x80)) return 0;
+        }
+    }
+    if (all_inert) return 0;
+    return !((f[start] >> shift) & STEP_FACT_BAD_START) && !((f[end - 1] >> shift) & STEP_FACT_BAD_END);
+}
+
+/* Spec: StepAlphabet.meets of each multi-byte step (see the section's comment). */
+static PyObject *
+py_multi_byte_steps_meet(PyObject *module, PyObject *args)
+{
+    PyObject *text;
+    CharFacts *facts;
+    int count;
+    if (!PyArg_ParseTuple(args, "UO!i", &text, &CharFactsType, &facts, &count)) return NULL;
+    if (count < 0 || count > STEP_FACT_STEPS) {
+        PyErr_SetString(PyExc_ValueError, "at most 6 multi-byte steps");
+        return NULL;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    uint32_t *f = PyMem_Malloc(sizeof(uint32_t) * (size_t)(n + 1));
+    if (f == NULL) return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < n; i++) {
+        f[i] = char_facts_of(facts, PyUnicode_READ(kind, data, i));
+        if (PyErr_Occurred()) {
+            PyMem_Free(f);
+            return NULL;
+        }
+    }
+    unsigned long mask = 0;
+    for (int step = 0; step < count; step++) {
+        for (Py_ssize_t i = 0; i < n;) {
+            while (i < n && ascii_whitespace(PyUnicode_READ(kind, data, i))) i++;
+            Py_ssize_t start = i;
+            while (i < n && !ascii_whitespace(PyUnicode_READ(kind, data, i))) i++;
+            if (i > start && run_meets_step(kind, data, f, start, i, STEP_FACT_BITS * step)) {
+                mask |= 1ul << step;
+                break;
+            }
+        }
+    }
+    PyMem_Free(f);
+    return PyLong_FromUnsignedLong(mask);
+}
+
+/* ---- repair's multi-byte steps: those a text meets, in one call ------------------------------------------
+ *
+ * The reference is mojifix.repair._search._expand over the steps that encode with a CJK encoder and decode
+ * UTF-8 (scopes "all", "lossy" in a text holding U+FFFD, else "runs"), for the steps the caller says the
+ * text meets (multi_byte_steps_meet; every one in a text holding U+FFFD, as the reference tries them all
+ * there). A character is rebuilt as the encoder writes it (cjk_encode's EncodeTable look-up), else as
+ * the bytes only the decoder gives it (the reference's _decoder_inverse, asked through a callable), else
+ * it does not encode. */
+
+/* The text's bytes in one encoder: into bytes (4 per character at most), character k's from off[k]
+ * (off[n]: the end), bad[k] set where it does not encode; 1 when every character encodes, 0 when one
+ * does not, -1 with an exception. */
+static int
+cjk_rebuild(const EncodeTable *table, PyObject *inverse, int kind, const void *data, Py_ssize_t n,
+            unsigned char *bytes, Py_ssize_t *off, unsigned char *bad)
+{
+    Py_ssize_t len = 0;
+    int whole = 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 cp = PyUnicode_READ(kind, data, i);
+        off[i] = len;
+        bad[i] = 0;
+        if (cp < 0x80) {
+            bytes[len++] = (unsigned char)cp;
+            continue;
+        }
+        uint32_t packed = 0;
+        int count = 0;
+        if (cp < 0xD800 || cp > 0xDFFF) { /* a lone surrogate is no scalar value: the encoder refuses it */
+            if (cp < BMP_SIZE) {
+                packed = table->bmp_bytes[cp];
+                count = table->bmp_count[cp];
+            }
+            else {
+                uint64_t astral = encode_astral(table, cp);
+                packed = (uint32_t)astral;
+                count = PACK_COUNT(astral);
+            }
+        }
+        if (count > 0) {
+            for (int k = count - 1; k >= 0; k--) bytes[len++] = (unsigned char)(packed >> (8 * k));
+            continue;
+        }
+        PyObject *ch = PyUnicode_FromOrdinal((int)cp);
+        PyObject *only = ch == NULL ? NULL : PyObject_CallOneArg(inverse, ch);
+        Py_XDECREF(ch);
+        if (only == NULL) return -1;
+        if (only == Py_None) {
+            bad[i] = 1;
+            whole = 0;
+        }
+        else if (!PyBytes_Check(only) || PyBytes_GET_SIZE(only) < 1 || PyBytes_GET_SIZE(only) > 4) {
+            PyErr_SetString(PyExc_ValueError, "the decoder's inverse gives 1-4 bytes or None");
+            Py_DECREF(only);
+            return -1;
+        }
+        else {
+            memcpy(bytes + len, PyBytes_AS_STRING(only), (size_t)PyBytes_GET_SIZE(only));
+            len += PyBytes_GET_SIZE(only);
+        }
+        Py_DECREF(only);
+    }
+    off[n] = len;
+    return whole;
+}
+
+/* Spec: mojifix.repair._search._expand over the multi-byte steps (see the section's comment). */
+static PyObject *
+py_cjk_steps_expand(PyObject *module, PyObject *args)
+{
+    PyObject *text, *tables, *inverses;
+    unsigned long mask;
+    if (!PyArg_ParseTuple(args, "UO!O!k", &text, &PyTuple_Type, &tables, &PyTuple_Type, &inverses, &mask)) {
+        return NULL;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(tables);
+    if (PyTuple_GET_SIZE(inverses) != count) {
+        PyErr_SetString(PyExc_ValueError, "one inverse per EncodeTable");
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < count; k++) {
+        if (!PyObject_TypeCheck(PyTuple_GET_ITEM(tables, k), &EncodeTableType)) {
+            PyErr_SetString(PyExc_TypeError, "tables must be EncodeTable objects");
+            return NULL;
+        }
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    StepScratch s;
+    if (step_scratch_init(&s, n, MAX_ENCODED) < 0) return step_scratch_free(&s, 1);
+    Py_ssize_t run_count = high_runs(kind, data, n, s.runs);
+    int lost = PyUnicode_FindChar(text, REPLACEMENT, 0, n, 1) >= 0;
+    for (Py_ssize_t k = 0; k < count && run_count > 0; k++) {
+        if (k >= (Py_ssize_t)(8 * sizeof mask) || !((mask >> k) & 1)) continue;
+        const EncodeTable *table = (const EncodeTable *)PyTuple_GET_ITEM(tables, k);
+        int whole = cjk_rebuild(table, PyTuple_GET_ITEM(inverses, k), kind, data, n, s.bytes, s.off, s.bad);
+        if (whole < 0
+            || byte_step_run(NULL, BYTE_STEP_UTF8, k, text, s.bytes, s.off, s.bad, whole, s.runs, run_count, lost,
+                             0, s.out) < 0) {
+            return step_scratch_free(&s, 1);
+        }
+    }
+    return step_scratch_free(&s, 0);
+}
+
+
 /* ---- module ---------------------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -1697,6 +2444,24 @@ static PyMethodDef methods[] = {
      "cjk_encode(text, table, html) -> bytes | int\n\n"
      "A CJK encoder over text with its EncodeTable: the bytes, or in strict mode (html false) the index of\n"
      "the first code point it cannot encode. Reference: StatelessCjkCodec.encode_char in whatwg/_cjk.py."},
+    {"text_score", py_text_score, METH_VARARGS,
+     "text_score(text, facts, memo, model) -> (float, str | None)\n\n"
+     "words_and_costs then letter_totals in one call: the text's log10 likelihood and its primary language.\n"
+     "Reference: mojifix.repair._score.score (same doubles)."},
+    {"byte_steps_expand", py_byte_steps_expand, METH_VARARGS,
+     "byte_steps_expand(text, steps) -> list[tuple[int, int, str]]\n\n"
+     "Every candidate of repair's single-byte steps (a ByteSteps) on a text: (step index, scope 0-2 =\n"
+     "all, runs, lossy, candidate text), in step order. Reference: mojifix.repair._search._expand over\n"
+     "those steps (the same candidates)."},
+    {"cjk_steps_expand", py_cjk_steps_expand, METH_VARARGS,
+     "cjk_steps_expand(text, tables, inverses, mask) -> list[tuple[int, int, str]]\n\n"
+     "The candidates of repair's steps from a CJK encoder (tables: their EncodeTables; inverses: each\n"
+     "decoder's inverse, ch -> bytes | None) to UTF-8 whose bit is set in mask: (step index, scope 0-2 =\n"
+     "all, runs, lossy, candidate text). Reference: mojifix.repair._search._expand over those steps."},
+    {"multi_byte_steps_meet", py_multi_byte_steps_meet, METH_VARARGS,
+     "multi_byte_steps_meet(text, facts, count) -> int\n\n"
+     "Bit k set when the alphabet of repair's k-th multi-byte step meets text, with facts a CharFacts over\n"
+     "mojifix.repair._codecs.multi_byte_step_facts. Reference: StepAlphabet.meets of each of those steps."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1714,6 +2479,12 @@ module_exec(PyObject *m)
     Py_INCREF(&ScoringModelType);
     if (PyModule_AddObject(m, "ScoringModel", (PyObject *)&ScoringModelType) < 0) {
         Py_DECREF(&ScoringModelType);
+        return -1;
+    }
+    if (PyType_Ready(&ByteStepsType) < 0) return -1;
+    Py_INCREF(&ByteStepsType);
+    if (PyModule_AddObject(m, "ByteSteps", (PyObject *)&ByteStepsType) < 0) {
+        Py_DECREF(&ByteStepsType);
         return -1;
     }
     if (PyType_Ready(&CharFactsType) < 0) return -1;

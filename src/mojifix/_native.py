@@ -13,7 +13,7 @@ import importlib
 import os
 from types import ModuleType
 
-__all__ = ["detect_kernel", "kernels", "pure_python_forced", "status"]
+__all__ = ["detect_kernel", "kernels", "pure_python_forced", "status", "warc_writer_kernel"]
 
 #: environment variable that forces the pure-Python reference path.
 PURE_PYTHON_ENV = "MOJIFIX_PURE_PYTHON"
@@ -32,6 +32,12 @@ def kernels() -> ModuleType | None:
 def detect_kernel() -> ModuleType | None:
     """The detector's compiled scoring kernel (``mojifix.detect._scoring``), or None (as :func:`kernels`)."""
     return _compiled("mojifix.detect._scoring")
+
+
+def warc_writer_kernel() -> ModuleType | None:
+    """``mojifix warc``'s compiled JSON-lines writer (``mojifix.integrations._jsonl``), or None (as
+    :func:`kernels`; json.dumps is its reference)."""
+    return _compiled("mojifix.integrations._jsonl")
 
 
 def _compiled(name: str) -> ModuleType | None:

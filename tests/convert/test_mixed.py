@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 from conftest import FR, ZH_HANS, ZH_HANT
 from fakedetect import detect as fake_detect
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_verify import fixed
 
-from mojifix.convert.mixed import find_split, salvage
+from mojifix.convert.mixed import _utf8_bad_span, find_split, salvage
 from mojifix.convert.options import Options
 from mojifix.convert.verify import examine
 
@@ -230,3 +232,35 @@ def test_split_holds_when_the_tail_encoding_is_uncertain() -> None:
     assert "uncertain" in v.mixed.uncertain and "windows-1250 (0.45)" in v.mixed.uncertain
     assert v.salvage is None and any(w.startswith("no salvage") for w in v.warnings)
     assert v.mixed.to_dict()["uncertain"] == v.mixed.uncertain
+
+
+_UTF8_PIECES = [
+    b"a",
+    b"\n",
+    b"\x00",
+    b"\xc3\xa9",
+    b"\xe2\x82\xac",
+    b"\xf0\x9f\x98\x80",
+    b"\xff",
+    b"\x80",
+    b"\xc3",
+    b"\xe2\x82",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_UTF8_PIECES), max_size=40))
+def test_utf8_bad_span_is_the_first_and_last_invalid_byte(pieces: list[bytes]) -> None:
+    """The span probes A and B share equals its straight-line definition: the offsets of the first
+    invalid byte and of the end of the last invalid sequence under strict UTF-8, decoded piece by piece."""
+    data = b"".join(pieces)
+    bad: list[tuple[int, int]] = []  # (start, end) of each invalid sequence
+    i = 0
+    while i < len(data):
+        try:
+            data[i:].decode("utf-8")
+            break  # the rest is valid
+        except UnicodeDecodeError as exc:
+            bad.append((i + exc.start, i + exc.end))
+            i += exc.end
+    assert _utf8_bad_span(data) == ((bad[0][0], bad[-1][1]) if bad else None)

@@ -2,7 +2,8 @@
 declarations read once per file, one round-trip check for decisions, the BOM sniff of one module, one
 set of fatal errnos, declarations relabelled in streamed files whatever the chunk size, a head sample
 that never splits a UTF-16 character, a full disk while writing the manifest, and durable writes that
-cost exactly one fsync per file and one per directory."""
+cost exactly one fsync per file (or one syncfs per batch where that keeps fsync's promise) and one per
+directory."""
 
 from __future__ import annotations
 
@@ -236,9 +237,13 @@ def _fd_path(fd: int) -> str:
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to name what is fsynced")
 @pytest.mark.parametrize("workers", [1, 2])
-def test_durable_writes_cost_one_fsync_per_file_and_one_per_directory(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+@pytest.mark.parametrize("policy", ["fsync", "syncfs"])
+def test_durable_writes_cost_one_sync_per_file_or_batch_and_one_per_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int, policy: str
 ) -> None:
+    """Every output is made durable before its rename, and every directory after its last rename: by one
+    fsync per file, or (``syncfs``) one syncfs per batch of temporary files, before any of its renames,
+    and then an fsync only for the manifest (written alone, not in a batch)."""
     files = {f"d{i % 3}/f{i:03d}.txt": (FR * 2).encode("cp1252") for i in range(90)}
     files["d0/mixed.txt"] = (ZH_HANS * 2).encode() + (FR * 2).encode("cp1252")  # quarantined: 2 files
     src = write_tree(tmp_path / "src", files)
@@ -246,35 +251,96 @@ def test_durable_writes_cost_one_fsync_per_file_and_one_per_directory(
     log = tmp_path / "fsync.log"  # worker processes append here too
     real_fsync, real_rename = os.fsync, os.rename
 
+    def note(line: str) -> None:
+        with open(log, "a") as f:
+            f.write(f"{os.getpid()} {line}\n")
+
     def fsync(fd: int) -> None:
         kind = "dir" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file"
-        with open(log, "a") as f:
-            f.write(f"fsync {kind} {_fd_path(fd)}\n")
+        note(f"fsync {kind} {_fd_path(fd)}")
         real_fsync(fd)
+
+    def syncfs(fd: int) -> None:
+        note(f"syncfs {_fd_path(fd)}")
+        os.sync()  # what syncfs does, for every file system (this test's tmp_path may not be ext4)
 
     def rename(a: object, b: object) -> None:
         real_rename(a, b)  # type: ignore[arg-type]
-        with open(log, "a") as f:
-            f.write(f"rename {os.fsdecode(b)}\n")  # type: ignore[arg-type]
+        note(f"rename {os.fsdecode(b)}")  # type: ignore[arg-type]
 
+    monkeypatch.setattr(fsio, "batch_syncfs_usable", lambda device: policy == "syncfs")
+    monkeypatch.setattr(fsio, "syncfs", syncfs)
     monkeypatch.setattr(os, "fsync", fsync)
     monkeypatch.setattr(os, "rename", rename)
     report = convert(src, dst, detector=FAKE, workers=workers)
     monkeypatch.undo()
     assert report.count("quarantined") == 1
-    events = log.read_text().splitlines()
+    logged = [line.split(" ", 1) for line in log.read_text().splitlines()]
+    events = [e for _pid, e in logged]
     renamed = [e.split(" ", 1)[1] for e in events if e.startswith("rename ")]
-    file_syncs = [e for e in events if e.startswith("fsync file ")]
+    file_syncs = [e.split(" ", 2)[2] for e in events if e.startswith("fsync file ")]
     dir_syncs = [e.split(" ", 2)[2] for e in events if e.startswith("fsync dir ")]
     outputs = [str(p) for p in dst.resolve().rglob("*") if p.is_file()]
+    manifest = str((dst / MANIFEST_NAME).resolve())
     assert sorted(renamed) == sorted(outputs)  # every output (and the manifest) renamed once
-    assert len(file_syncs) == len(outputs)  # ...and fsynced once, no more
+    if policy == "fsync":
+        assert len(file_syncs) == len(outputs)  # ...and fsynced once, no more
+        assert not any(e.startswith("syncfs ") for e in events)
+    else:
+        temp_manifest = os.path.join(str(dst.resolve()), "." + MANIFEST_NAME)  # ".NAME.mojifix-tmp-PID"
+        assert len(file_syncs) == 1 and file_syncs[0].startswith(temp_manifest)
+        assert sum(e.startswith("syncfs ") for e in events) == 2  # 92 outputs: two batches of at most 64
+        for pid in {pid for pid, _ in logged}:  # in each process, a batch's syncfs precedes its renames
+            mine = [e for p, e in logged if p == pid and e.startswith(("syncfs ", "rename "))]
+            assert not mine or mine[0].startswith("syncfs ") or mine == [f"rename {manifest}"]
     assert sorted(dir_syncs) == sorted({os.path.dirname(p) for p in outputs})  # each directory once
     for d in dir_syncs:  # after the last rename into it
         last_rename = max(
             i for i, e in enumerate(events) if e.startswith("rename ") and os.path.dirname(e[7:]) == d
         )
         assert events.index(f"fsync dir {d}") > last_rename
+
+
+def test_a_failed_syncfs_stops_the_run_before_any_rename_of_its_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """syncfs reports a write-back error (EIO): the batch's temporary files are removed, none renamed,
+    and the run stops with the project's fatal error (exit code 2)."""
+    src = _bulk(tmp_path / "src", 30)
+    dst = tmp_path / "dst"
+
+    def failing(fd: int) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(fsio, "batch_syncfs_usable", lambda device: True)
+    monkeypatch.setattr(fsio, "syncfs", failing)
+    report = convert(src, dst, detector=FAKE)
+    assert report.exit_code == 2 and report.fatal and "Input/output error" in report.fatal
+    assert [p.name for p in dst.rglob("*.txt*")] == []  # no output, no temporary file
+
+
+@pytest.mark.skipif(fsio._libc_syncfs() is None, reason="syncfs(2) needs Linux >= 5.8")
+def test_syncfs_is_the_kernels_call(tmp_path: Path) -> None:
+    """The real syncfs: 0 on an open file; EBADF, as an OSError, on a closed descriptor."""
+    fd = os.open(tmp_path / "f", os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, b"x")
+        fsio.syncfs(fd)
+    finally:
+        os.close(fd)
+    with pytest.raises(OSError) as err:
+        fsio.syncfs(fd)
+    assert err.value.errno == errno.EBADF
+
+
+def test_file_system_type_names_the_mount(tmp_path: Path) -> None:
+    """The type of the file system of a directory, as the mount table gives it (None without /proc)."""
+    kind = fsio.file_system_type(os.stat(tmp_path).st_dev)
+    if not os.path.exists("/proc/self/mountinfo"):
+        assert kind is None
+    else:
+        with open("/proc/self/mountinfo") as f:
+            assert kind is None or any(f" - {kind} " in line for line in f)
 
 
 def test_no_fsync_means_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -290,6 +356,7 @@ def test_a_commit_group_keeps_few_files_open(tmp_path: Path, monkeypatch: pytest
     and the fsync count stay the same."""
     src = _bulk(tmp_path / "src", 30)
     monkeypatch.setattr(fsio, "GROUP_OPEN_FILES", 2)
+    monkeypatch.setattr(fsio, "batch_syncfs_usable", lambda device: False)  # one fsync per file
     most = []
     real_add = fsio.CommitGroup.add
 

@@ -275,7 +275,9 @@ def _undo_codings(payload: bytes, headers: list[tuple[str, str]]) -> tuple[bytes
     return None, [f"content-encoding-unsupported:{coding}"]
 
 
-def reference(path: Path) -> tuple[bytes, dict[str, object]]:
+def reference(
+    path: Path, *, trust: str = "browser", fallback: str = "detect"
+) -> tuple[bytes, dict[str, object]]:
     """The JSONL and the summary counts, the straightforward way (warcio, ``decode_body``, ``json.dumps``)."""
     lines: list[bytes] = []
     counts: Counter[str] = Counter()
@@ -299,7 +301,7 @@ def reference(path: Path) -> tuple[bytes, dict[str, object]]:
                 continue
             content_type = content_types[0] if len(content_types) == 1 else (content_types or None)
             uri = rec.rec_headers.get_header("WARC-Target-URI")
-            decoded = decode_body(body, content_type, url=uri)
+            decoded = decode_body(body, content_type, url=uri, trust=trust, fallback=fallback)
             row = {
                 "uri": uri,
                 "record_id": rec.rec_headers.get_header("WARC-Record-ID"),
@@ -338,11 +340,25 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_jsonl_equals_the_straightforward_reference(archive: Path, tmp_path: Path, capsys) -> None:
+#: The command's options that change how a page is decided: the defaults, ``--trust evidence`` (a declaration
+#: the bytes prove wrong is overruled) and ``--fallback browser`` (the detector as Chromium's CED).
+_OPTIONS = {
+    "default": {},
+    "trust-evidence": {"trust": "evidence"},
+    "fallback-browser": {"fallback": "browser"},
+}
+
+
+@pytest.mark.parametrize("options", list(_OPTIONS))
+def test_jsonl_equals_the_straightforward_reference(
+    archive: Path, tmp_path: Path, capsys, options: str
+) -> None:
+    chosen = _OPTIONS[options]
     out = tmp_path / "rows.jsonl"
-    main(["warc", "-q", "--json", str(archive), "-o", str(out)])
+    flags = [word for name, value in chosen.items() for word in (f"--{name}", value)]
+    main(["warc", "-q", "--json", *flags, str(archive), "-o", str(out)])
     summary = json.loads(capsys.readouterr().out)
-    expected, counts = reference(archive)
+    expected, counts = reference(archive, **chosen)
     got = out.read_bytes()
     assert got.count(b"\n") == expected.count(b"\n") == counts["decoded"]
     for ours, theirs in zip(got.splitlines(), expected.splitlines(), strict=True):
@@ -351,9 +367,14 @@ def test_jsonl_equals_the_straightforward_reference(archive: Path, tmp_path: Pat
     for key, value in counts.items():
         assert summary[key] == value, key
     # the archive holds what the comparison is meant to cover (a generator change cannot empty it)
-    assert {"transport", "meta", "meta-late", "utf-8-valid", "detected", "bom", "default"} <= set(
-        counts["by_source"]
-    )  # type: ignore[arg-type]
+    sources = set(counts["by_source"])  # type: ignore[call-overload]
+    assert {"transport", "meta", "meta-late", "bom", "default"} <= sources
+    if options == "fallback-browser":
+        assert "detected" in sources  # the detector standing in for the browser's
+    else:
+        assert {"utf-8-valid", "detected"} <= sources
+    if options == "trust-evidence":
+        assert "evidence" in sources  # at least one declaration overruled, with its proof
 
 
 def test_record_order_and_counts_survive_a_damaged_member(archive: Path, tmp_path: Path, capsys) -> None:

@@ -28,6 +28,12 @@ def detect_kernel() -> ModuleType:
     return _active(_native.detect_kernel(), "mojifix.detect._scoring")
 
 
+@pytest.fixture(scope="session")
+def warc_writer_kernel() -> ModuleType:
+    """``mojifix warc``'s compiled JSON-lines writer; skip (or fail on CI) when it is not active."""
+    return _active(_native.warc_writer_kernel(), "mojifix.integrations._jsonl")
+
+
 def _active(module: ModuleType | None, name: str) -> ModuleType:
     """``module`` (the extension ``name``), or a loud skip, or a failure on CI, when it is not active."""
     if module is not None:

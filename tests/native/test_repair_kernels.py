@@ -4,9 +4,17 @@ Compared with ``==`` (no tolerance): per word and language, ``_CompiledScoring.s
 ``_word_score`` on every word of the repair corpus (inputs, which are mostly mojibake, and originals) and
 on generated words from the model's own characters plus unseen ones; the letter totals (words scored
 afresh and memo words with generated scores, primary languages tried in order); ``words_and_costs`` (the
-text split, symbol costs, case flips, script mixes and folds) against ``_words_and_costs`` on every corpus
-text and generated text; then ``score`` and ``repair`` as a whole with the compiled model against the same
+text split, symbol costs, case flips, script mixes and folds) against ``_words_and_costs``, and
+``text_score`` (both kernels in one call) against the reference's composition, on every corpus text and
+generated text; then ``score`` and ``repair`` as a whole with the compiled model against the same
 model with the kernels taken out.
+
+repair's compiled steps: the mask of ``multi_byte_steps_meet`` against each multi-byte step's
+``StepAlphabet.meets``; the candidates of ``_search._candidates`` (``byte_steps_expand`` for the
+single-byte steps, then ``cjk_steps_expand`` for the multi-byte steps that mask keeps) against the
+reference ``_search._expand``: the same ``_Candidate`` objects (text and plan) in the same order, two
+layers deep, on every corpus text and on generated text and mojibake; then whole ``Repaired`` results
+with the C calls and without them.
 """
 
 from __future__ import annotations
@@ -20,7 +28,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mojifix.repair import _score, repair
+from mojifix.repair import _score, _search, repair
+from mojifix.repair._codecs import SINGLE_BYTE, decode_lossy
 
 CASES = json.loads(
     (Path(__file__).resolve().parents[1] / "repair" / "cases.json").read_text(encoding="utf-8")
@@ -108,9 +117,17 @@ def test_scores_and_repairs_equal_the_pure_path(kernels: ModuleType, monkeypatch
 
 
 def check_words_and_costs(text: str) -> None:
+    """``words_and_costs`` and ``text_score`` (the two kernels in one call, as ``score`` runs them)."""
     model = compiled_model()
     assert model.compiled is not None
-    assert model.compiled.words_and_costs(text) == _score._words_and_costs(text), text
+    words, total = _score._words_and_costs(text)
+    assert model.compiled.words_and_costs(text) == (words, total), text
+    if words:
+        letters, language = _score._letter_totals(words, {}, model)
+        expected: tuple[float, str | None] = (total + letters, language)
+    else:
+        expected = (total, None)
+    assert model.compiled.text_score(text, {}) == expected, text
 
 
 def test_words_and_costs_on_the_corpus(kernels: ModuleType) -> None:
@@ -135,3 +152,132 @@ def test_words_and_costs_on_the_corpus(kernels: ModuleType) -> None:
 )
 def test_words_and_costs_on_generated_text(kernels: ModuleType, text: str) -> None:
     check_words_and_costs(text)
+
+
+def compiled_steps() -> _search._CompiledSteps:
+    compiled = _search._compiled_steps()
+    assert compiled is not None, "the kernels are active, so the search must use them"
+    return compiled
+
+
+def check_candidates(text: str, depth: int = 2) -> int:
+    """``_candidates`` equals ``_expand`` on ``text`` and (``depth`` 2) on its first candidates' texts;
+    returns how many candidates the first layer has."""
+    if text.isascii():
+        return 0
+    expected = _search._expand(text, ())
+    assert _search._candidates(text, ()) == expected, text
+    if depth > 1:
+        for cand in expected[:4]:
+            if not cand.text.isascii():
+                assert _search._candidates(cand.text, cand.plan) == _search._expand(cand.text, cand.plan)
+    return len(expected)
+
+
+def test_byte_steps_are_the_single_byte_prefix(kernels: ModuleType) -> None:
+    compiled = compiled_steps()
+    pairs = [step.encode_as for step, _, _ in _search._steps()]
+    assert all(name in SINGLE_BYTE for name in pairs[: compiled.count])
+    assert not any(name in SINGLE_BYTE for name in pairs[compiled.count :])
+    found = compiled.expand("Caf\u00c3\u00a9 and Caf\u00c3\u00a9")
+    assert found[0] == (0, 0, "Caf\u00e9 and Caf\u00e9")  # iso-8859-1 -> UTF-8, scope "all"
+    assert compiled.expand("plain ASCII") == []
+    # a lost byte (cp1252's undefined 0x81 in C3 81, "Á"): scope "lossy" keeps one U+FFFD for it
+    lossy = compiled.expand("\u00c3\ufffdnimo, se\u00c3\u00b1or")
+    assert (0, 2, "\ufffdnimo, se\u00f1or") in lossy
+    garbled = decode_lossy("\u4e2d\u6587 ok".encode(), "GBK")  # UTF-8 read as GBK, no byte lost
+    every = compiled.every_multi_byte
+    assert compiled.expand_multi_byte(garbled, every)[0] == (0, 0, "\u4e2d\u6587 ok")  # GBK -> UTF-8
+    assert compiled.expand_multi_byte(garbled, 0) == []
+
+
+#: CPython's cp1252 with replacement, as ``requests`` reads a page: its five undefined bytes become U+FFFD
+#: (so scope "lossy": UTF-8 ``𝒜`` F0 9D 92 9C loses 9D and leaves two orphan continuation bytes)
+CPYTHON_CP1252 = "cp1252 (CPython, errors='replace')"
+
+
+def read_as(data: bytes, reader: str) -> str:
+    return data.decode("cp1252", "replace") if reader == CPYTHON_CP1252 else decode_lossy(data, reader)
+
+
+def check_meets(text: str) -> None:
+    """The compiled multi-byte steps' mask against each step's ``StepAlphabet.meets``."""
+    compiled = compiled_steps()
+    alphabets = [alphabet for _, _, alphabet in _search._steps()[compiled.count :]]
+    expected = sum(1 << k for k, alphabet in enumerate(alphabets) if alphabet.meets(text))
+    assert compiled.meets(text) == expected, text
+
+
+def test_byte_steps_on_the_corpus(kernels: ModuleType) -> None:
+    texts = [text for case in CASES for text in (case["input"], case["original"])]
+    # a text a step gives back unchanged (€ as windows-1252 read as GBK), EF BF BD, C1 gap, yen
+    extra = [
+        "\u20ac",
+        "\u20ac \u00e9",
+        "\u00ef\u00bf\u00bd\u00ef\u00bf\u00bd",
+        "a\x81b \u00c3\x81",
+        "\u00a5 \\",
+        "\u00c3\ufffdnimo \ufffd\u00c3\u00a9",
+        "\ufffd\u00a9\ufffd",
+        *(
+            read_as(text.encode(), CPYTHON_CP1252)
+            for text in ("\U0001d49c \u2019x\u00c1", "a\u00cd\U0001d4cd b")
+        ),
+    ]
+    candidates = sum(check_candidates(text) for text in [*texts, *extra])
+    assert candidates > 5000  # the corpus has thousands of candidate texts
+    for text in [*texts, *extra]:
+        check_meets(text)
+
+
+#: characters of repair's inputs: Latin-1 and windows-1252 mojibake material, C1 controls, Cyrillic,
+#: Greek, CJK, half-width katakana, U+FFFD and ASCII whitespace between runs
+_STEP_CHARS = st.one_of(
+    st.sampled_from("aZ \t\n\x0b\x0cÃÂâ€™©®¤¦¿ï½é¥\\~\x81\x8d\x8f\x90\x9d\ufffd"),
+    st.characters(min_codepoint=0x80, max_codepoint=0x24F),
+    st.characters(min_codepoint=0x370, max_codepoint=0x4FF),
+    st.characters(min_codepoint=0x2000, max_codepoint=0x2590),
+    st.characters(min_codepoint=0x3000, max_codepoint=0x30FF),
+    st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF),
+    st.characters(min_codepoint=0xAC00, max_codepoint=0xD7A3),
+    st.characters(min_codepoint=0xFF61, max_codepoint=0xFF9F),
+    st.characters(),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(_STEP_CHARS, min_size=1, max_size=30))
+def test_byte_steps_on_generated_text(kernels: ModuleType, text: str) -> None:
+    check_candidates(text)
+    check_meets(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(_STEP_CHARS.filter(lambda ch: not 0xD800 <= ord(ch) <= 0xDFFF), min_size=1, max_size=20),
+    st.sampled_from(
+        ["iso-8859-1", "windows-1252", "windows-1250", "KOI8-R", "cp437", "GBK", "Shift_JIS", CPYTHON_CP1252]
+    ),
+    st.sampled_from(["UTF-8", "GBK", "Big5", "Shift_JIS", "EUC-KR", "EUC-JP"]),
+)
+def test_byte_steps_on_generated_mojibake(kernels: ModuleType, text: str, reader: str, writer: str) -> None:
+    """Text written in one encoding and read in another (once, then twice), as mojibake is made."""
+    try:
+        data = text.encode("utf-8") if writer == "UTF-8" else _search.encode_strict(text, writer)
+    except _search.CodecFailure:
+        data = text.encode("utf-8")
+    garbled = read_as(data, reader)
+    check_candidates(garbled)
+    check_meets(garbled)
+    check_candidates(read_as(garbled.encode("utf-8"), reader), depth=1)
+
+
+def test_repairs_equal_without_the_byte_steps(kernels: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whole results (text, plan, confidence, language, gain, notes, unrecoverable) on the corpus."""
+    texts = [text for case in CASES for text in (case["input"], case["original"])]
+    compiled_steps()
+    with_kernel = [repair(text) for text in texts]
+    monkeypatch.setattr(_search, "_compiled_steps", lambda: None)
+    without = [repair(text) for text in texts]
+    assert with_kernel == without
+    assert sum(result.changed for result in with_kernel) > 1000

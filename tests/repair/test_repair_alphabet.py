@@ -161,6 +161,7 @@ def _every_step(patch: pytest.MonkeyPatch) -> None:
     """The reference search: every step, every run (no alphabet), each run encoded on its own."""
     patch.setattr(_search, "step_alphabet", every_step_alphabet)
     patch.setattr(_search, "_expand", _search._expand_every_step)
+    patch.setattr(_search, "_compiled_steps", lambda: None)
 
 
 def test_pruned_repair_equals_the_full_search(monkeypatch: pytest.MonkeyPatch) -> None:

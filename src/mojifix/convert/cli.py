@@ -65,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="convert files that decode cleanly but whose bytes are not canonical (not lossless)",
     )
     c.add_argument("--manifest", metavar="PATH", help="manifest file (default DST/mojifix-manifest.jsonl)")
-    c.add_argument("--no-fsync", action="store_true", help="skip fsync (faster, not crash-safe)")
+    c.add_argument("--no-fsync", action="store_true", help="skip fsync and syncfs (faster, not crash-safe)")
     c.add_argument(
         "--convert-names",
         metavar="ENC",
@@ -94,6 +94,12 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--include", action="append", default=[], metavar="GLOB", help="only files matching GLOB")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip files matching GLOB")
     p.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    p.add_argument(
+        "--no-tree-prior",
+        action="store_true",
+        help="decide every file on its own bytes only: do not re-decide unconfident or ambiguous files "
+        "with the encodings the run's confident files have (docs/convert.md, tree prior)",
+    )
 
 
 class _Bar:
@@ -141,6 +147,7 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
         "include": tuple(args.include),
         "exclude": tuple(args.exclude),
         "workers": args.workers,
+        "tree_prior": not args.no_tree_prior,
     }
 
 
@@ -266,6 +273,7 @@ def print_convert(report: Report) -> None:
     for label, key in (
         ("total", "total"),
         ("converted", "converted"),
+        ("  by the tree prior", "tree_prior"),
         ("already UTF-8", "already_utf8"),
         ("copied (binary)", "copied"),
         ("declarations relabelled", "declarations_rewritten"),
@@ -309,6 +317,8 @@ def print_scan(report: ScanReport) -> None:
             verdict = f"mixed: {r.mixed.head_encoding} + {r.mixed.tail_encoding} at byte {r.mixed.boundary}"
         elif r.ambiguous:
             verdict += " (ambiguous: " + ", ".join(e for e, _ in r.candidates[:3]) + ")"
+        if r.decision == "tree-prior":
+            verdict += " (tree prior)"
         conf = f"{r.confidence:.2f}" if r.confidence is not None else "-"
         files.add_row(r.path, r.encoding or "-", conf, r.bom or "-", r.line_endings or "-", kind, verdict)
     console.print(files)

@@ -10,6 +10,7 @@ appended (and flushed) as each file finishes, so a killed run leaves a usable ma
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import hashlib
 import json
 import multiprocessing
@@ -20,7 +21,7 @@ from dataclasses import dataclass, replace
 from importlib import import_module
 from typing import BinaryIO
 
-from mojifix.convert import decisions, fsio
+from mojifix.convert import decisions, fsio, tree_prior
 from mojifix.convert.codec import try_decode
 from mojifix.convert.options import MANIFEST_NAME, QUARANTINE_DIR, Options
 from mojifix.convert.records import FileRecord, Report, ScanReport
@@ -596,6 +597,86 @@ def _execute(
     return _sync(job, directories, fatal)
 
 
+# ---------------------------------------------------------------------------------------------- tree prior
+
+
+def _tree_prior_pass(
+    job: Job,
+    entries: list[Entry],
+    results: list[FileRecord | None],
+    settle: Callable[[int, FileRecord], None],
+) -> str | None:
+    """After every file is examined: re-decide the files the gate refused as unconfident or ambiguous
+    with the run's tree prior (convert/tree_prior.py), write those it settles in one group commit, then
+    ``settle(index, record)`` each; returns the fatal error, if any. Runs in this process, once."""
+    if not job.opts.tree_prior or not any(r is not None and tree_prior.redecidable(r) for r in results):
+        return None
+    detect = load_detector(job.opts.detector)
+    prior = tree_prior.TreePrior.of(r for r in results if r is not None)
+    if not prior.voters or not tree_prior.accepts_prior(detect):
+        return None
+    write = job.mode != "scan" and not job.opts.dry_run
+    group = fsio.CommitGroup()
+    settled: list[tuple[int, FileRecord]] = []
+    try:
+        for i, rec in enumerate(results):
+            if rec is not None and tree_prior.redecidable(rec):
+                new = _redecide(job, entries[i], rec, detect, prior, group, write)
+                if new is not None:
+                    settled.append((i, new))
+    except FatalIOError as exc:
+        group.abort()
+        return str(exc)
+    except BaseException:
+        group.abort()
+        raise
+    fatal = _sync(job, group.directories, _commit(group))
+    for i, rec in settled if fatal is None else ():
+        settle(i, rec)
+    return fatal
+
+
+def discard_settled(job: Job, rec: FileRecord) -> None:
+    """Remove the quarantine copy of a file the tree prior settled, once its output is committed and its
+    manifest line written (a run killed before leaves the copy, and ``--resume`` settles it again)."""
+    if job.mode != "scan" and not job.opts.dry_run:
+        decisions.discard_quarantine(job.side_root or b"", decisions.record_rel(rec), _Q)
+        with contextlib.suppress(OSError):  # and _quarantine/ itself, when that was its only file
+            os.rmdir(_join(job.side_root or b"", _Q))
+
+
+def _redecide(
+    job: Job,
+    entry: Entry,
+    rec: FileRecord,
+    detect: DetectFn,
+    prior: tree_prior.TreePrior,
+    group: fsio.CommitGroup,
+    write: bool,
+) -> FileRecord | None:
+    """The record of a refused file that the tree prior settles (its output written into ``group``),
+    or None: the gate still refuses it, or its bytes changed or cannot be read (the first record stays)."""
+    try:
+        data, st = fsio.read_source(_join(job.src, entry.rel), max_size=job.opts.stream_threshold)
+        if data is None or _sha1(data) != rec.sha1:
+            return None
+        v = examine(data, job.opts, tree_prior.with_prior(detect, data, prior))
+    except (OSError, ValueError, LookupError, KeyError, AssertionError, RuntimeError):
+        return None  # as in the first pass, which recorded it already
+    if v.outcome != "converted" or v.decision != "detector" or v.output is None:
+        return None
+    alone = dict(rec.candidates).get(v.encoding or "", 0.0)
+    reason = f"{prior.describe(v.encoding or '')}; on its own bytes {v.encoding} had confidence {alone:.2f}"
+    v = replace(v, decision=tree_prior.TREE_PRIOR, reason=reason)
+    try:
+        output = _write_output(job, entry, data, v.output, st, group) if write else None
+    except OSError as exc:
+        if fsio.is_fatal(exc):
+            raise FatalIOError(f"writing {display_path(entry.rel)[0]}: {exc.strerror or exc}") from exc
+        return None
+    return _from_verdict(entry, v, len(data), rec.sha1 or "", output=output, output_sha1=_sha1(v.output))
+
+
 # ---------------------------------------------------------------------------------------------- manifest
 
 
@@ -737,6 +818,16 @@ def run_convert(job: Job, progress: Progress | None = None, entries: list[Entry]
                 progress(rec)
 
         fatal = _execute(job, entries, previous, sink)
+
+        def settle(i: int, rec: FileRecord) -> None:  # a file the tree prior settled: committed already
+            results[i] = rec
+            if log is not None:
+                lines[i] = rec.to_json().encode() + b"\n"
+                log.write(lines[i])
+                log.flush()
+            discard_settled(job, rec)
+
+        fatal = fatal or _tree_prior_pass(job, entries, results, settle)
     except OSError as exc:
         if not fsio.is_fatal(exc):
             raise
@@ -800,6 +891,7 @@ def run_scan(src: bytes, opts: Options, progress: Progress | None = None) -> Sca
             progress(rec)
 
     fatal = _execute(job, entries, {}, sink)
+    fatal = fatal or _tree_prior_pass(job, entries, results, results.__setitem__)
     if fatal:
         raise FatalIOError(fatal)
     return ScanReport(tuple(r for r in results if r is not None), time.perf_counter() - t0)

@@ -20,7 +20,9 @@ when any of these holds:
    as a warning; one that ignores them has not judged it at all.
 
 Decisions that are not the detector's (BOM, valid UTF-8, empty, ``--prefer``) are structural or the
-user's and pass the gate.
+user's and pass the gate. A file refused as ``unconfident`` or ``ambiguous`` may be re-decided at the end
+of the run with the tree prior (:mod:`mojifix.convert.tree_prior`): that decision is still the
+detector's, and passes this same gate or stays quarantined.
 """
 
 from __future__ import annotations

@@ -173,8 +173,10 @@ def _utf8_bad_span(data: bytes) -> tuple[int, int] | None:
         return None
     last = _LAST_LONE.match(text)
     assert last is not None
+    # byte lengths of the text before the first and after the last escaped byte (surrogateescape gives
+    # the bytes back exactly): the part after the last is usually short, the file is not
     first_off = len(text[: first.start()].encode("utf-8", "surrogateescape"))
-    last_end = len(text[: last.end()].encode("utf-8", "surrogateescape"))
+    last_end = len(data) - len(text[last.end() :].encode("utf-8", "surrogateescape"))
     return first_off, last_end
 
 
@@ -741,11 +743,20 @@ def _other_order(utf16: str) -> str:
     return "UTF-16BE" if utf16 == "UTF-16LE" else "UTF-16LE"
 
 
-def _probe_endianness(data: bytes, start: int, head: str, *, head_must_read: bool = False) -> Split | None:
+def _nul_offsets(data: bytes, start: int) -> np.ndarray:
+    """Offsets (from ``start``) of the NUL bytes of ``data[start:]``: what probe G reads, once per file
+    for both byte orders."""
+    return np.flatnonzero(np.frombuffer(data, dtype=np.uint8)[start:] == 0)
+
+
+def _probe_endianness(
+    data: bytes, start: int, head: str, *, head_must_read: bool = False, nuls: np.ndarray | None = None
+) -> Split | None:
     """Probe G: UTF-16 text followed by UTF-16 text of the other byte order.
 
     ``head_must_read``: ``head`` is not the whole-file decision (the majority's byte order is the
     tail's), so the head part must also read clearly better in ``head`` than in the other order.
+    ``nuls``: :func:`_nul_offsets` of ``data`` and ``start``, when the caller has them.
 
     NUL bytes of ASCII units sit at odd offsets in UTF-16LE and at even offsets in UTF-16BE. The
     boundary is a unit end that best separates head-parity NULs (before) from other-parity NULs
@@ -758,7 +769,8 @@ def _probe_endianness(data: bytes, start: int, head: str, *, head_must_read: boo
     """
     other = _other_order(head)
     head_parity = 1 if head == "UTF-16LE" else 0
-    nuls = np.flatnonzero(np.frombuffer(data, dtype=np.uint8)[start:] == 0)  # offsets from start
+    if nuls is None:
+        nuls = _nul_offsets(data, start)
     if nuls.size == 0:
         return None
     run = np.cumsum(np.where(nuls % 2 == head_parity, 1, -1))
@@ -862,8 +874,9 @@ def split_binary(data: bytes, detect: DetectFn) -> Split | None:
         split = _probe_nul(data, 0, detect)
         if split is not None:
             return split
+        nuls = _nul_offsets(data, 0)
         for head in _UTF16:
-            split = _probe_endianness(data, 0, head)
+            split = _probe_endianness(data, 0, head, nuls=nuls)
             if split is not None and 0 < split.boundary < len(data):
                 return split
         return None
@@ -904,10 +917,13 @@ def _find_split(data: bytes, start: int, head: str, fail: int | None, detect: De
     if b"\x00" in data:
         probes.append(lambda: _probe_nul(data, start, detect))
         if head in _UTF16:
-            probes.append(lambda: _probe_endianness(data, start, head))
+            nuls = _nul_offsets(data, start)
+            probes.append(lambda: _probe_endianness(data, start, head, nuls=nuls))
             # the whole-file byte order is the majority's: a short head in the other order before a
             # longer tail in this one (BE notes + a longer LE tail) splits with the other order first
-            probes.append(lambda: _probe_endianness(data, start, _other_order(head), head_must_read=True))
+            probes.append(
+                lambda: _probe_endianness(data, start, _other_order(head), head_must_read=True, nuls=nuls)
+            )
     span = _utf8_bad_span(data[start:])  # shared by probes A and B
     if head == "UTF-8":
         probes.append(lambda: _probe_utf8_head(data, start, head, detect, span))

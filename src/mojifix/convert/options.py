@@ -52,6 +52,7 @@ class Options:
     detector: str = DEFAULT_DETECTOR
     manifest: str | None = None
     keep_declarations: bool = False  # --keep-declarations: in-band declarations stay as the source has them
+    tree_prior: bool = True  # --no-tree-prior: refused files are not re-decided with the run's votes
 
     def __post_init__(self) -> None:
         if self.bom not in ("strip", "keep"):

@@ -203,6 +203,7 @@ class Report:
         return {
             "total": len(self.records),
             "converted": self.count("converted"),
+            "tree_prior": sum(1 for r in self.records if r.decision == "tree-prior"),
             "already_utf8": self.count("utf8"),
             "copied": self.count("copied"),
             "declarations_rewritten": sum(1 for r in self.records if r.declarations),

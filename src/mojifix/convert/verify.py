@@ -4,10 +4,11 @@ Decision, in order (each step says how the file was decided, recorded in the man
 
 1. empty file: already UTF-8.
 2. BOM (Encoding Standard "BOM sniff": UTF-8, UTF-16BE, UTF-16LE): the BOM names the encoding.
-3. valid UTF-8 without NUL, C0 controls, ISO-2022 escapes or HZ's ``~{`` + GB pair: already UTF-8.
+3. valid UTF-8 without NUL, C0 controls, ISO-2022 escapes, HZ's ``~{`` + GB pair or UTF-7's shifted
+   sequences (``detect.utf7``'s structure rules): already UTF-8.
    Validity over every byte is decisive (a legacy file is valid UTF-8 only by accident, and the
-   detector's first rule is the same); the excluded bytes send 7-bit ISO-2022/HZ text, UTF-16 and
-   binary to the detector.
+   detector's first rule is the same); the excluded bytes send 7-bit ISO-2022/HZ/UTF-7 text, UTF-16
+   and binary to the detector.
 4. the detector, over the whole file. An ambiguous verdict is quarantined with its candidates
    named, unless ``--prefer`` names one of them.
 
@@ -28,6 +29,7 @@ from mojifix.convert import declared, gate, mixed
 from mojifix.convert.codec import canonical_name, decode_strict, reencode_name, reencodes_to, same_decoder
 from mojifix.convert.options import Options
 from mojifix.convert.records import DeclarationRewrite, Split
+from mojifix.detect import utf7
 from mojifix.detect.bom import sniff_bom
 from mojifix.detect.declarations import Declaration
 from mojifix.detect.result import Detection
@@ -101,6 +103,8 @@ def _plain_utf8(data: bytes, decode: bool = True) -> str | None:
     if b"\x00" in data or (b"\x1b" in data and _ISO2022_ESCAPE.search(data)):
         return None
     if b"~{" in data and _HZ_GB_MODE.search(data):
+        return None
+    if utf7.utf7_reading(data) is not None:  # RFC 2152 shifted sequences that decode to text: UTF-7
         return None
     if len(data.translate(None, _ODD_CONTROLS)) != len(data):
         return None

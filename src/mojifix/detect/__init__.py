@@ -1,6 +1,7 @@
 """mojifix.detect: statistical encoding detection with evidence and an honest "ambiguous".
 
-``detect(data, *, tld=None, domain="file"|"web", candidates=None, max_bytes=None) -> Detection``;
+``detect(data, *, tld=None, domain="file"|"web", candidates=None, max_bytes=None, prior=None) -> Detection``
+(``prior``: the caller's log-odds in nats by encoding, e.g. ``convert``'s tree prior);
 ``Detector`` is the streaming form (``feed``/``close``); ``score_text(text) -> (language, score)`` rates
 how much a string looks like real text (for comparing candidate decodings, e.g. in mojibake repair).
 How it works: docs/detection.md. The model loads lazily on the first detection that needs it.

@@ -159,6 +159,12 @@ REGISTRY: tuple[EncodingInfo, ...] = (
     _f("cp424", "ebcdic"),
     _f("iso2022_kr", "escape"),
     _f("hz", "escape"),
+    # issue 12's coverage pass (docs/detection.md, "Encodings and equivalents"): encodings whose real
+    # text no earlier entry decodes to the same characters
+    _f("hp_roman8"),
+    _f("cp1006"),
+    # UTF-7 (RFC 2152): never a statistical candidate; read only by its own strict stage (detect/utf7.py)
+    _f("utf_7", "escape"),
 )
 
 #: The languages each national or regional code page was made for (Microsoft's, IBM's and ISO's own
@@ -193,6 +199,7 @@ SERVES: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("windows-1254", "cp857", "mac-turkish", "cp1026"), ("tr", "az")),
     **dict.fromkeys(("windows-1255", "ISO-8859-8", "cp862", "cp424"), ("he",)),
     **dict.fromkeys(("windows-1256", "ISO-8859-6", "cp720", "cp864"), ("ar", "fa", "ur")),
+    "cp1006": ("ur",),  # IBM's Urdu page (Arabic presentation forms)
     **dict.fromkeys(("windows-1257", "ISO-8859-4", "cp775"), ("lt", "lv", "et")),
     # Latin-7 "Baltic Rim": also Polish, Slovenian and the Nordic languages around the Baltic
     "ISO-8859-13": ("lt", "lv", "et", "pl", "sl", "fi", "sv", "da", "nb", "de"),
@@ -238,7 +245,8 @@ def canonical_name(name: str) -> str:
         return name
     from mojifix.whatwg import lookup
 
-    enc = lookup(name)
+    # (CPython spells some WHATWG labels with "_": "euc_kr" is the label "euc-kr")
+    enc = lookup(name) or lookup(name.replace("_", "-"))
     if enc is not None and enc.name in _BY_NAME:
         return enc.name
     try:

@@ -11,7 +11,8 @@ What the model holds (built by ``tools/train_detect.py``, see docs/detection.md)
 
 * ``lut``: uint16[65536], BMP code point -> *global id* (gid). Case is folded here (the training text,
   wordfreq's lists, is lower-case), and a few look-alike letters are merged (``ș``->``ş``, ``ț``->``ţ``:
-  ISO-8859-16 and windows-1250 put them on the same bytes; Persian yeh -> Arabic yeh). The first
+  ISO-8859-16 and windows-1250 put them on the same bytes; Persian yeh -> Arabic yeh; at load, Arabic
+  presentation forms -> their letter, :func:`_fold_presentation_forms`). The first
   :data:`N_CLASSES` gids are *classes*: separators (ASCII punctuation, digits, white space), controls,
   symbols, non-ASCII punctuation (curly quotes, dashes, guillemets, NBSP, CJK punctuation: learned from
   real sentences, because a letter misread as a quote must cost something), and one class per script
@@ -32,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import unicodedata
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -115,7 +117,7 @@ def read_model(raw: bytes) -> Model:
         meta = json.loads(npz["meta"].tobytes().decode())
         bigram_q, ext_q = npz["bigram"], npz["ext"]
         return Model(
-            lut=npz["lut"],
+            lut=_fold_presentation_forms(npz["lut"]),
             loc=npz["loc"],
             bigram=-(bigram_q.astype(np.float32) / QUANT),
             uni=-(npz["uni"].astype(np.float32) / QUANT),
@@ -126,6 +128,27 @@ def read_model(raw: bytes) -> Model:
             bigram_q=bigram_q,
             ext_q=ext_q,
         )
+
+
+#: the Arabic presentation-form blocks (Unicode's "Arabic Presentation Forms-A" and "-B"): each
+#: character is one shape (isolated, initial, medial, final) of a letter
+_PRESENTATION_FORMS = (*range(0xFB50, 0xFE00), *range(0xFE70, 0xFF00))
+
+
+def _fold_presentation_forms(lut: np.ndarray) -> np.ndarray:
+    """``lut`` with each Arabic presentation form read as the letter it is a shape of (its NFKC form).
+
+    Code pages of shaped text (IBM's cp1006 for Urdu, cp864 for Arabic) decode to presentation forms,
+    which training text (in logical order, base letters) never has: without the fold every such letter
+    was the Arabic script's "unseen letter" class, and no reading in them could read as Urdu or Arabic.
+    Done at load (not stored by the trainer) because it follows from Unicode alone and leaves the
+    trained tables as they are; ligatures of two letters (lam-alef) stay in the class."""
+    out = lut.copy()
+    for cp in _PRESENTATION_FORMS:
+        base = unicodedata.normalize("NFKC", chr(cp)).strip()
+        if len(base) == 1 and out[cp] < N_CLASSES:
+            out[cp] = lut[ord(base)]
+    return out
 
 
 def model_bytes() -> bytes:

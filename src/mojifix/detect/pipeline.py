@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 import numpy as np
 
 from mojifix import _native
-from mojifix.detect import ambiguity, ascii, binary, bom, escape, priors, structure, validity
+from mojifix.detect import ambiguity, ascii, binary, bom, escape, priors, structure, utf7, validity
 from mojifix.detect.declarations import Declaration, find_declaration
 from mojifix.detect.encodings import SERVES, EncodingInfo, candidates_for, canonical_name
 from mojifix.detect.result import Candidate, Detection, Evidence
@@ -121,6 +121,7 @@ _EBCDIC_LETTERS = tuple(
 #: the content check on nearly every legacy file.
 UTF16_MAX_SPACE_SHARE = 0.05
 _LINE_AND_SPACE = (0x0A, 0x0D, 0x20)
+_UTF16 = ("UTF-16LE", "UTF-16BE")
 #: a byte that can be cut next to without splitting a character in any candidate (see _safe_cut_after)
 _SAFE_BYTE = re.compile(rb"[\x00-\x2f]")
 #: a sample of one run up to this many bytes is cut into pieces by :func:`_segments_short` (a regular
@@ -255,6 +256,8 @@ class _State:
     partial: dict[str, tuple[int, ...]] = field(default_factory=dict)
     #: the encoding an in-band declaration names (registry name), if any
     declared: str | None = None
+    #: the caller's prior log-odds (nats) by registry name (:func:`priors.caller_prior`); empty: none
+    prior: Mapping[str, float] = field(default_factory=dict)
     closed: bool = False
 
 
@@ -272,6 +275,7 @@ class Detector:
         domain: str = "file",
         candidates: Iterable[str] | None = None,
         max_bytes: int | None = None,
+        prior: Mapping[str, float] | None = None,
     ) -> None:
         if domain not in ("file", "web"):
             raise ValueError(f"domain must be 'file' or 'web', not {domain!r}")
@@ -287,6 +291,8 @@ class Detector:
             restrict=restrict,
             utf8_allowed="UTF-8" in names,
         )
+        if prior:
+            self._s.prior = priors.caller_prior(prior, canonical_name)
 
     def feed(self, chunk: bytes | bytearray | memoryview) -> Detector:
         """Add the next piece of input; returns self so calls can chain."""
@@ -372,6 +378,7 @@ def detect(
     domain: str = "file",
     candidates: Iterable[str] | None = None,
     max_bytes: int | None = None,
+    prior: Mapping[str, float] | None = None,
 ) -> Detection:
     """Detect the encoding of ``data``: ranked candidates with evidence, and an honest "ambiguous".
 
@@ -380,8 +387,12 @@ def detect(
     "ru") tilts near-ties towards the encodings customary there. ``candidates`` restricts the names
     that may be returned (result names, WHATWG labels or Python codec aliases; an unknown one raises
     :class:`mojifix.errors.UnknownEncodingError`). ``max_bytes`` bounds how much of ``data`` is examined.
+    ``prior`` adds the caller's log prior odds (nats, by encoding name; a missing name adds 0) to each
+    statistical reading's score, as the TLD does: e.g. what the other files of the same archive are
+    (``mojifix convert``'s tree prior). Decisions by structure (BOM, UTF-8, ASCII, UTF-16/32) ignore it.
     """
-    return Detector(tld=tld, domain=domain, candidates=candidates, max_bytes=max_bytes).feed(data).close()
+    detector = Detector(tld=tld, domain=domain, candidates=candidates, max_bytes=max_bytes, prior=prior)
+    return detector.feed(data).close()
 
 
 def _byte_counts(data: bytes) -> np.ndarray:
@@ -509,6 +520,8 @@ def _decide(s: _State) -> Detection:
                                  bytes_examined=n, evidence=(ev,))  # fmt: skip
         if controls_ev is not None:
             return _binary(n, controls_ev[1], controls_ev[0])
+        if b"+" in s.head and (found_utf7 := _utf7(s)) is not None:  # 6b. UTF-7 (detect/utf7.py)
+            return found_utf7
         ev = Evidence("ascii", f"all {n:,} bytes are ASCII (below 0x80)")
         return Detection((Candidate(ascii.ASCII_CANDIDATE, 1.0, None, (ev,)),), "ascii", bytes_examined=n,
                          evidence=(ev,))  # fmt: skip
@@ -532,10 +545,14 @@ def _decide(s: _State) -> Detection:
                          evidence=found)  # fmt: skip
     # 3b (continued). UTF-16 without any zero byte and without a binary look: pure CJK text (every
     # code unit outside U+0000-U+00FF), or legacy CJK/8-bit text, which reads as scattered code points
-    if not counts[0] and sum(counts[b] for b in _LINE_AND_SPACE) <= UTF16_MAX_SPACE_SHARE * n:
+    # (the space screen is a shortcut, and one byte is > 5% of a 16-byte file: a caller's prior for
+    # UTF-16, e.g. a tree with UTF-16 files without BOM, makes the content check worth running anyway)
+    spaces = sum(counts[b] for b in _LINE_AND_SPACE)
+    asked = spaces > UTF16_MAX_SPACE_SHARE * n and any(s.prior.get(u, 0.0) > 0 for u in _UTF16)
+    if not counts[0] and (spaces <= UTF16_MAX_SPACE_SHARE * n or asked):
         reading = _utf16_content(s)
         if reading is not None and reading.is_text:
-            return _utf16_detection(n, reading)
+            return _utf16_detection(n, reading, asked)
     global_ev: list[Evidence] = []
     if s.utf8.error_at is not None:
         global_ev.append(Evidence("utf8", f"not UTF-8: invalid sequence at byte {s.utf8.error_at:,}"))
@@ -802,16 +819,42 @@ def _single_byte_detail(n: int, info: EncodingInfo) -> str:
     return f"all {n:,} bytes: every byte value defined in {info.name}"
 
 
-def _utf16_detection(n: int, reading: structure.ContentReading) -> Detection:
+def _utf7(s: _State) -> Detection | None:
+    """Stage 6b: 7-bit input read as UTF-7, when the domain allows it, its shifted sequences are what
+    an encoder writes (:func:`utf7.utf7_reading` on the first block, CPython's strict decoder on the
+    rest) and the words they decode read as text."""
+    more = s.total > len(s.head)  # (the first block's last line may go on in the next)
+    reading = utf7.utf7_reading(s.head[: s.head.rfind(b"\n") + 1] if more else s.head)
+    # (the structure first: it rejects most ASCII with "+" at its first one, faster than the domain test)
+    if reading is None or not any(info.name == utf7.UTF7 for info in s.allowed):
+        return None
+    rest = _validators(s)[utf7.UTF7] if more else None
+    if rest is not None and not (rest.valid and _ends_clean(rest)):
+        return None
+    ls = get_scorer().score(reading.words)
+    if not (reading.typographic or (_reads_as_text(ls) and ls.known_share >= utf7.MIN_KNOWN_SHARE)):
+        return None
+    detail = (
+        f"{reading.sequences:,} shifted sequences decode to {reading.shifted_chars:,} non-ASCII characters "
+        f"(valid UTF-16) whose words read as {ls.language}: {ls.loglik / max(ls.letters, 1):.1f} nats/letter"
+    )
+    ev = Evidence("utf7", detail, float(reading.shifted_chars))
+    cand = Candidate(utf7.UTF7, STRUCTURAL_CONFIDENCE, ls.language, (ev,))
+    return Detection((cand,), "text", bytes_examined=s.total, evidence=(ev,))
+
+
+def _utf16_detection(n: int, reading: structure.ContentReading, asked: bool = False) -> Detection:
     other = "invalid" if reading.other is None else f"{reading.other:.1f} nats/char"
     detail = (
         f"all {n:,} bytes valid {reading.name} (surrogates paired) reading as {reading.language} text: "
         f"{reading.per_char:.1f} nats/char, {reading.known_share:.0%} of letters among its frequent "
         f"characters; the other byte order: {other}"
     )
-    ev = Evidence("structure", detail, reading.per_char)
-    cand = Candidate(reading.name, STRUCTURAL_CONFIDENCE, reading.language, (ev,))
-    return Detection((cand,), "text", bytes_examined=n, evidence=(ev,))
+    evs: tuple[Evidence, ...] = (Evidence("structure", detail, reading.per_char),)
+    if asked:
+        evs += (Evidence("prior", "read as UTF-16 by content because the caller's prior favours UTF-16"),)
+    cand = Candidate(reading.name, STRUCTURAL_CONFIDENCE, reading.language, evs)
+    return Detection((cand,), "text", bytes_examined=n, evidence=evs)
 
 
 def _utf16_content(s: _State) -> structure.ContentReading | None:
@@ -1052,7 +1095,7 @@ def _rank(
     # the shortlist sees the bytes that full scoring will see: with the whole input's histogram, 1 KB of
     # ASCII markup (Latin letters, foreign to Greek) made every code page's best unigram language a
     # Latin one, and windows-1253 lost its place among the Greek readings
-    survivors = _shortlist(scorer, survivors, _byte_counts(data))
+    survivors = _shortlist(scorer, survivors, _byte_counts(data), s.prior)
     glue = _glued_bytes(data)
     groups: dict[str, list[_Survivor]] = {}
     # multi-byte readings of input long enough for the pruning pass are decoded in two steps, the
@@ -1105,7 +1148,9 @@ def _rank(
     for text, ls in zip(texts, scores, strict=True):
         members = groups[text]
         declared = _is_declared(s, members)
-        if declared:  # identical decodings: the one the file declares names the group
+        if s.prior:  # identical decodings: the one the caller's prior favours names the group ...
+            members = sorted(members, key=lambda m: -s.prior.get(m[0].name, 0.0))
+        if declared:  # ... unless the file declares one of them
             members = sorted(members, key=lambda m: m[0].name != s.declared)
         info, valid_ev = members[0]  # survivors are in registry (preference) order
         prior = priors.base_prior(info.name) + (priors.TLD_BOOST if info.name in boosted else 0.0)
@@ -1123,6 +1168,10 @@ def _rank(
         if len(members) > 1:
             same = ", ".join(m[0].name for m in members[1:])
             evs.append(Evidence("validity", f"decodes the sample identically to: {same}"))
+        given_prior = _caller_logp(s, members)
+        if given_prior:
+            prior += given_prior
+            evs.append(Evidence("prior", f"the caller's prior log-odds of {info.name}", given_prior))
         if declared:
             prior += DECLARATION_LOGP
             evs.append(
@@ -1265,12 +1314,13 @@ def _reading_priors(
     uniform = not {i.kind for i in names} <= _ASCII_COMPATIBLE_KINDS
     glue = _glued_bytes(data)
     boosted = priors.customary(s.tld)  # priors.tld_prior for every reading, the TLD parsed once
-    if s.declared is None and not (uniform or glue):  # (the terms below are then all 0.0)
+    if s.declared is None and not s.prior and not (uniform or glue):  # (the terms below are then all 0.0)
         return [priors.base_prior(i.name) + (priors.TLD_BOOST if i.name in boosted else 0.0) for i in names]
     return [
         priors.base_prior(i.name)
         + (priors.TLD_BOOST if i.name in boosted else 0.0)
         + _declared_logp(s, groups[t])
+        + _caller_logp(s, groups[t])
         + _marks_logp(m, uniform, glue)
         for i, t, m in zip(names, texts, scored, strict=True)
     ]
@@ -1279,6 +1329,12 @@ def _reading_priors(
 #: what score_many is told about a reading's encoding: its name, or the names of all the encodings that
 #: decode the sample to the same text (it then tries the languages any of them can write)
 LanguagesKey = str | tuple[str, ...]
+
+
+def _caller_logp(s: _State, members: list[_Survivor]) -> float:
+    """The caller's prior of a group of identical readings: the largest of its members' (the text is
+    the same, and the favoured member names the group)."""
+    return max((s.prior.get(info.name, 0.0) for info, _ in members), default=0.0) if s.prior else 0.0
 
 
 def _languages_of(members: list[_Survivor]) -> LanguagesKey:
@@ -1394,8 +1450,11 @@ def _score_heads(
     return scores[len(unique) :]
 
 
-def _shortlist(scorer: Scorer, survivors: list[_Survivor], hist: np.ndarray) -> list[_Survivor]:
-    """Keep every multi-byte survivor and the single-byte ones with a competitive unigram score.
+def _shortlist(
+    scorer: Scorer, survivors: list[_Survivor], hist: np.ndarray, given: Mapping[str, float] | None = None
+) -> list[_Survivor]:
+    """Keep every multi-byte survivor and the single-byte ones with a competitive unigram score (and
+    those the caller's prior ``given`` favours: they are the readings it exists to weigh).
 
     The unigram score needs no decoding: it is computed from the byte histogram and each code page's
     table, for all single-byte candidates and all languages in one vectorised step.
@@ -1407,7 +1466,7 @@ def _shortlist(scorer: Scorer, survivors: list[_Survivor], hist: np.ndarray) -> 
     if low > SHORTLIST_ASCII_RATIO * high:
         hist = hist.astype(np.float64)
         hist[:128] *= SHORTLIST_ASCII_RATIO * high / low
-    keep = set(ALWAYS_SCORED)
+    keep = set(ALWAYS_SCORED).union(name for name, logp in (given or {}).items() if logp > 0)
     if scorer.pages is not None:
         flags = scorer.pages.shortlist(hist, scorer.code_page_rows(singles), SHORTLIST_MARGIN, SHORTLIST_MIN)
         keep.update(name for name, kept in zip(singles, flags, strict=True) if kept)

@@ -10,7 +10,10 @@ letter, so priors only break near-ties.
 
 from __future__ import annotations
 
-__all__ = ["base_prior", "customary", "tld_prior"]
+import math
+from collections.abc import Callable, Mapping
+
+__all__ = ["base_prior", "caller_prior", "customary", "tld_prior"]
 
 _TIERS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (0.0, ("UTF-8", "windows-1252")),
@@ -71,3 +74,21 @@ def tld_prior(encoding: str, tld: str | None) -> float:
         return 0.0
     key = tld.strip().lower().rstrip(".").rsplit(".", 1)[-1]
     return TLD_BOOST if encoding in _TLD.get(key, ()) else 0.0
+
+
+def caller_prior(prior: Mapping[str, float], canonical: Callable[[str], str]) -> dict[str, float]:
+    """A caller's prior (``detect(prior=...)``) by registry name: labels resolved with ``canonical``
+    (which raises for an unknown one), every value a finite number of nats.
+
+    Two labels of one encoding ("latin1", "cp1252") must agree: a prior is one number per encoding.
+    """
+    out: dict[str, float] = {}
+    for label, value in prior.items():
+        logp = float(value)
+        if not math.isfinite(logp):
+            raise ValueError(f"prior for {label!r} must be a finite number of nats, not {value!r}")
+        name = canonical(label)
+        if out.get(name, logp) != logp:
+            raise ValueError(f"prior names {name} twice with different values ({out[name]} and {logp})")
+        out[name] = logp
+    return out

@@ -102,6 +102,8 @@ def transport_and_kind(
     short header sets a crawl repeats on every record)."""
     if content_type is None:
         values: tuple[str, ...] = ()
+    elif type(content_type) is list and len(content_type) == 1 and type(content_type[0]) is str:
+        values = (content_type[0],)  # the WARC loop's usual call: one Content-Type header
     elif isinstance(content_type, str | bytes | bytearray):
         values = (_header_text(content_type),)
     else:

@@ -23,11 +23,14 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from itertools import islice
+from operator import attrgetter
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit
 
+from mojifix import _native
 from mojifix._frozen import slot_constructor
 from mojifix.integrations._content import decode_parsed, is_textual, transport_and_kind
 from mojifix.sniff import decode_html
@@ -334,37 +337,70 @@ def _fastwarc_records(data: IO[bytes] | bytes, *, detect_compression: bool = Fal
         fsspec_args=False,
         stream_detect=detect_compression,
     )
+    keys = _warc_field_keys()
     for rec in records:
-        yield _from_fastwarc(rec)
+        yield _from_fastwarc(rec, keys)
 
 
-def _from_fastwarc(rec: Any) -> HttpRecord:
-    items = rec.headers.items()
-    # the WARC header fields by lowercased name (names are case-insensitive); one call into FastWARC
-    # instead of one per field. A name given twice: FastWARC's own lookup decides, as before.
-    fields = {name.lower(): value for name, value in items}
-    headers = fields if len(fields) == len(items) else rec.headers  # its get() ignores case
+def _warc_field_keys() -> tuple[Any, Any, Any, Any]:
+    """FastWARC's own keys of the four WARC fields a record needs: target URI, record id, date, truncation.
+
+    ``get`` with these keys is FastWARC's lookup (names are case-insensitive; of a name given twice it
+    picks as with a string key), about twice as fast as with the field's name as a string.
+    """
+    from fastwarc.warc import WarcHeader
+
+    return (
+        WarcHeader.WARC_TARGET_URI,
+        WarcHeader.WARC_RECORD_ID,
+        WarcHeader.WARC_DATE,
+        WarcHeader.WARC_TRUNCATED,
+    )
+
+
+def _from_fastwarc(
+    rec: Any, keys: tuple[Any, Any, Any, Any], content_length: int | None = None
+) -> HttpRecord:
+    """The ``HttpRecord`` of one FastWARC record, with as few calls into FastWARC as it takes.
+
+    Each property read is a call into FastWARC's compiled code (0.1-3 us each, measured on
+    benchmarks/warc.py's web-like archive): the four fields are read by FastWARC's own keys (``keys``, from
+    ``_warc_field_keys``), the record id among them rather than through ``record_id`` (the same field);
+    ``is_http_parsed`` alone stands for ``is_http and is_http_parsed`` (the iterator parses the HTTP
+    headers of exactly the records that are HTTP). The HTTP headers come from ``items()``, which FastWARC
+    decodes as latin-1 (isomorphic decoding, what Fetch does), so no per-pair decode in Python.
+    tests/integrations/test_warc_stream.py compares every field with the one-property-per-field reading.
+    ``content_length``: ``rec.content_length`` when the caller has read it.
+    """
+    if content_length is None:
+        content_length = rec.content_length
+    get = rec.headers.get
+    uri_key, record_id_key, date_key, truncated_key = keys
+    uri = get(uri_key)
+    record_id = get(record_id_key)
+    date = get(date_key)
+    truncated = get(truncated_key)
     status: int | None = None
     http_headers: tuple[tuple[str, str], ...] = ()
     record_type = _record_type_name(rec.record_type)
     payload = b""
-    if rec.is_http and rec.is_http_parsed:
+    if rec.is_http_parsed:
         parsed = rec.http_headers
         status = parsed.status_code
-        http_headers = tuple([(k.decode("latin-1"), v.decode("latin-1")) for k, v in parsed.items_bytes()])
+        http_headers = parsed.items()
         # only text responses need their payload read (a video record's bytes never enter memory)
         if status is not None and record_type == "response" and is_textual(_content_types(http_headers)):
-            payload = _read_payload(rec)
+            payload = _read_payload(rec, content_length)
     return _new_http_record(
         record_type=record_type,
-        uri=headers.get("warc-target-uri"),
-        record_id=rec.record_id,
-        date=headers.get("warc-date"),
+        uri=uri,
+        record_id=record_id,
+        date=date,
         status=status,
         headers=http_headers,
         payload=payload,
-        truncated=headers.get("warc-truncated"),
-        content_length=rec.content_length,
+        truncated=truncated,
+        content_length=content_length,
     )
 
 
@@ -373,14 +409,14 @@ def _content_types(headers: tuple[tuple[str, str], ...]) -> list[str] | None:
     return [v for k, v in headers if k.lower() == "content-type"] or None
 
 
-def _read_payload(rec: Any) -> bytes:
+def _read_payload(rec: Any, content_length: int) -> bytes:
     """A FastWARC record's payload, at most ``_MAX_PAYLOAD_BYTES``.
 
     The payload lies inside the record's block of ``content_length`` bytes, so a block below the limit
     is read whole; ``read(n)`` is kept for larger ones because FastWARC allocates ``n`` bytes up front
     (about 20 us per call for the 64 MiB limit, measured: a quarter of the reader's time on a crawl).
     """
-    if rec.content_length < _MAX_PAYLOAD_BYTES:
+    if content_length < _MAX_PAYLOAD_BYTES:
         return rec.reader.read()
     return rec.reader.read(_MAX_PAYLOAD_BYTES)
 
@@ -388,8 +424,10 @@ def _read_payload(rec: Any) -> bytes:
 def _record_type_name(record_type: Any) -> str:
     """``response``, ``request``, ... for a reader's record type: FastWARC 2's own type prints as its name."""
     name = str(record_type)
-    if not name.isalpha():  # an Enum's str ("WarcRecordType.response") or an IntFlag's ("4")
-        name = getattr(record_type, "name", None) or name
+    if name.isalpha():
+        return name.lower()  # FastWARC 2 (no "." to split off)
+    # an Enum's str ("WarcRecordType.response") or an IntFlag's ("4")
+    name = getattr(record_type, "name", None) or name
     return name.rsplit(".", 1)[-1].lower()
 
 
@@ -527,26 +565,29 @@ def _gzip_records(stream: IO[bytes], path: str | Path, errors: list[str]) -> Ite
     """
     from fastwarc.warc import ArchiveIterator, WarcRecordType
 
+    keys = _warc_field_keys()
     yielded = 0
     pending: HttpRecord | None = None
-    last_offset = 0
+    last: Any = None  # the FastWARC record of ``pending``
     try:
         for rec in ArchiveIterator(
             stream, parse_http=True, record_types=WarcRecordType.any_type, fsspec_args=False
         ):
-            if rec.content_length >= _MAX_MEMBER_BYTES:
+            content_length = rec.content_length
+            if content_length >= _MAX_MEMBER_BYTES:
                 raise _NeedsMemberPath
-            record = _from_fastwarc(rec)
+            record = _from_fastwarc(rec, keys, content_length)
             if pending is not None:
                 yield pending
                 yielded += 1
-            pending, last_offset = record, rec.stream_pos
+            pending, last = record, rec
     except (OSError, _NeedsMemberPath):
         pass
     else:
         if pending is None:
             return
-        tail = _last_member(stream, last_offset)
+        # the last record's offset, read once: a record keeps its stream_pos after the iterator moves on
+        tail = _last_member(stream, last.stream_pos)
         if tail is not None:
             records, problems = _parse_member(tail, True)
             if len(records) == 1 and not problems:
@@ -688,14 +729,17 @@ def decode_records(
     ``trust="evidence"``: a page whose declaration the bytes prove wrong gets its true text; the row's
     ``overridden`` says so and ``browser_encoding`` keeps what a browser shows.
     """
+    by_record_type = summary.by_record_type
     for record in records:
         summary.records += 1
-        summary.by_record_type[record.record_type] += 1
-        if record.problems:
+        record_type = record.record_type
+        by_record_type[record_type] += 1
+        problems = record.problems
+        if problems:
             summary.malformed += 1
         if on_record is not None:
             on_record()
-        if record.record_type != "response" or record.status is None:
+        if record_type != "response" or record.status is None:
             continue  # requests, revisits (no payload), metadata, warcinfo, non-HTTP resources
         summary.responses += 1
         content_types, transfer, coding = _body_headers(record.headers)
@@ -712,26 +756,26 @@ def decode_records(
                 continue
         # one value is passed as a str: decode_html remembers the parse of a single value
         content_type = content_types[0] if len(content_types) == 1 else (content_types or None)
+        uri = record.uri
         if kind == "html":  # decode_parsed's own first step, without working out the kind again
-            decoded = decode_html(body, content_type, url=record.uri, fallback=fallback, trust=trust)
+            decoded = decode_html(body, content_type, url=uri, fallback=fallback, trust=trust)
         else:
-            decoded = decode_parsed(
-                body, content_type, transport, url=record.uri, fallback=fallback, trust=trust
-            )
-        codes = tuple(w.code for w in decoded.warnings) if decoded.warnings else ()
+            decoded = decode_parsed(body, content_type, transport, url=uri, fallback=fallback, trust=trust)
+        codes = tuple([w.code for w in decoded.warnings]) if decoded.warnings else ()
+        source = decoded.source
         row = _new_row(
-            uri=record.uri,
+            uri=uri,
             record_id=record.record_id,
             date=_iso_date(record.date),
             status=record.status,
-            content_type=", ".join(content_types) if content_types else None,
+            content_type=content_type if len(content_types) == 1 else ", ".join(content_types) or None,
             kind=kind,
             encoding=decoded.encoding,
-            source=decoded.source,
+            source=source,
             confidence=decoded.confidence,
             browser_encoding=decoded.browser_encoding,
-            overridden=decoded.source == "evidence",
-            warnings=(*record.problems, *notes, *codes) if record.problems or notes else codes,
+            overridden=source == "evidence",
+            warnings=(*problems, *notes, *codes) if problems or notes else codes,
             replacement_count=decoded.replacement_count,
             truncated=record.truncated,
             text=decoded.text,
@@ -757,7 +801,17 @@ def _body_headers(headers: tuple[tuple[str, str], ...]) -> tuple[list[str], str,
     return content_types, ",".join(transfer).lower(), ",".join(coding).lower()
 
 
+#: WARC-Date values whose ISO form is remembered: records a crawler writes close together carry the same
+#: date to the second, so most records skip the parse (about 2 us; measured on benchmarks/warc.py's
+#: archives, whose records carry a handful of dates). The size is a choice, not tuned on any data set:
+#: enough distinct seconds for records written out of order by a crawler's parallel fetchers.
+_DATE_MEMO_SIZE = 256
+
+
+@lru_cache(maxsize=_DATE_MEMO_SIZE)
 def _iso_date(value: str | None) -> str | None:
+    """WARC-Date as ``datetime.isoformat`` spells it (``Z`` as ``+00:00``); a value that is no ISO date as
+    is; None for none."""
     if not value:
         return None
     try:
@@ -793,6 +847,38 @@ def _parquet_schema() -> Any:
     )
 
 
+#: What the compiled JSON-lines writer writes before each value of a row (``{"uri": ``, ``, "record_id": ``,
+#: ...), spelled by json.dumps, and after the last.
+_JSONL_PREFIXES = tuple(
+    f"{'{' if k == 0 else ', '}{json.dumps(name)}: ".encode("ascii") for k, name in enumerate(ROW_FIELDS)
+)
+_JSONL_END = b"}\n"
+
+
+def _jsonl_line() -> Callable[[WarcRow], bytes]:
+    """A function giving one row's JSON line as UTF-8: ``json.dumps(row.to_dict(), ensure_ascii=False)`` and
+    a newline, the reference, or the compiled writer's same bytes in one call (mojifix._native decides).
+
+    The compiled writer escapes and encodes the text in one pass (docs/integrations.md); a row it does not
+    write (a lone surrogate, which UTF-8 cannot encode) goes the reference way, which raises as before.
+    """
+    encode = json.JSONEncoder(ensure_ascii=False).encode  # built once, not per row
+
+    def reference(row: WarcRow) -> bytes:
+        return (encode(row.to_dict()) + "\n").encode("utf-8")
+
+    kernel = _native.warc_writer_kernel()
+    if kernel is None:
+        return reference
+    compiled_line, values = kernel.line, attrgetter(*ROW_FIELDS)
+
+    def compiled(row: WarcRow) -> bytes:
+        out: bytes | None = compiled_line(_JSONL_PREFIXES, values(row), _JSONL_END)
+        return reference(row) if out is None else out
+
+    return compiled
+
+
 def write_rows(
     rows: Iterable[WarcRow], output: str | Path, *, row_group_rows: int = DEFAULT_ROW_GROUP_ROWS
 ) -> int:
@@ -805,11 +891,10 @@ def write_rows(
     suffix = output.suffix.lower()
     count = 0
     if suffix in (".jsonl", ".ndjson"):
-        # json.dumps(..., ensure_ascii=False), with the encoder built once
-        encode = json.JSONEncoder(ensure_ascii=False).encode
-        with open(output, "w", encoding="utf-8", newline="\n", buffering=_WRITE_BUFFER_BYTES) as out:
+        line = _jsonl_line()
+        with open(output, "wb", buffering=_WRITE_BUFFER_BYTES) as out:
             for row in rows:
-                out.write(encode(row.to_dict()) + "\n")
+                out.write(line(row))
                 count += 1
         return count
     if suffix != ".parquet":

@@ -35,10 +35,13 @@ __all__ = [
     "STEP_PAIRS",
     "CodecFailure",
     "StepAlphabet",
+    "byte_table",
     "decode_lossy",
     "decode_strict",
+    "decoder_only_bytes",
     "encode_strict",
     "known_codec",
+    "multi_byte_step_facts",
     "single_byte_encodes",
     "step_alphabet",
 ]
@@ -154,6 +157,20 @@ def _decoder_inverse(name: str) -> Mapping[str, bytes]:
     return {ch: seq for ch, seq in out.items() if ch not in ambiguous}
 
 
+def byte_table(name: str) -> tuple[str, ...]:
+    """The 256 characters the single-byte codec ``name`` decodes each byte to (NO_ENTRY: an error byte)."""
+    decode = _table(name).decode
+    return tuple(decode[byte] for byte in range(256))
+
+
+def decoder_only_bytes(name: str, ch: str) -> bytes | None:
+    """The bytes only ``name``'s decoder gives ``ch`` (``_decoder_inverse``), or None: what ``encode_strict``
+    writes for a character the encoder refuses (the compiled steps ask it for those characters only)."""
+    if name not in _DECODER_ONLY_SEQUENCES:
+        return None
+    return _decoder_inverse(name).get(ch)
+
+
 def known_codec(name: str) -> bool:
     """True when ``name`` can appear in a repair step."""
     return name in SINGLE_BYTE or name in _MULTI_BYTE
@@ -183,7 +200,7 @@ def encode_strict(text: str, name: str) -> bytes:
             # The standard's encoders deliberately skip some byte sequences their decoders accept (Big5's
             # HKSCS lead bytes 0x81-0xA0, Shift_JIS's NEC/IBM duplicates, EUC-JP's JIS X 0212): text
             # produced by the decoder must be rebuilt with the decoder's inverse, not the encoder.
-            inverse = _decoder_inverse(name).get(rest[exc.start])
+            inverse = decoder_only_bytes(name, rest[exc.start])
             if inverse is None:
                 raise CodecFailure(str(exc)) from None
             out += encode_as(rest[: exc.start], name, errors="strict") + inverse
@@ -344,6 +361,17 @@ class _CharBytes:
                 self.bad_ends.add(ch)
         self.known.update(facts)
 
+    def facts(self, ch: str) -> int:
+        """What ``ch`` is here as STEP_FACT_* bits (learnt first if new), for ``multi_byte_step_facts``."""
+        if ch not in self.known:
+            self._add(_encoded_each((ch,), self.name))
+        return (
+            (STEP_FACT_INERT if ch in self.inert else 0)
+            | (STEP_FACT_NEVER if ch in self.never else 0)
+            | (STEP_FACT_BAD_START if ch in self.bad_starts else 0)
+            | (STEP_FACT_BAD_END if ch in self.bad_ends else 0)
+        )
+
     def meets(self, text: str, bad_start: re.Pattern[str] | None) -> bool:
         """``StepAlphabet.meets`` for a step decoding UTF-8 (``bad_start``: the fixed blocks' pattern)."""
         if not self.known.issuperset(text):
@@ -358,6 +386,28 @@ class _CharBytes:
             if bad_start is None or bad_start.search(run) is None:
                 return True
         return False
+
+
+#: ``multi_byte_step_facts`` bits, per step (STEP_FACT_BITS bits each): outside the alphabet (``inert``),
+#: in no UTF-8 (``never``), UTF-8 cannot start with it / end with it (``bad_starts`` / ``bad_ends``)
+STEP_FACT_INERT, STEP_FACT_NEVER, STEP_FACT_BAD_START, STEP_FACT_BAD_END = 0x1, 0x2, 0x4, 0x8
+STEP_FACT_BITS = 4
+#: a character of ``_INERT_CANDIDATES``, whose bad starts and ends also count after / before ASCII
+#: (the ``bad_start`` pattern of ``step_alphabet``)
+STEP_FACT_FIXED = 1 << 24
+
+
+def multi_byte_step_facts(ch: str, steps: tuple[tuple[str, str], ...]) -> int:
+    """What ``ch`` is for ``StepAlphabet.meets`` of each step (``encode_as`` multi-byte, ``decode_as``
+    UTF-8), packed for the compiled twin ``mojifix._kernels.multi_byte_steps_meet``, which asks once per
+    code point: STEP_FACT_* bits of step k at bit STEP_FACT_BITS * k, and STEP_FACT_FIXED."""
+    bits = STEP_FACT_FIXED if any(ord(ch) in block for block in _INERT_CANDIDATES) else 0
+    for k, (encoder, decoder) in enumerate(steps):
+        learnt = step_alphabet(encoder, decoder).learnt
+        if learnt is None:
+            raise ValueError(f"step {encoder} -> {decoder} is not a multi-byte step decoding UTF-8")
+        bits |= learnt.facts(ch) << (STEP_FACT_BITS * k)
+    return bits
 
 
 @cache

@@ -121,12 +121,14 @@ class _Model:
 @dataclass(frozen=True, slots=True)
 class _CompiledScoring:
     """The compiled twins (``mojifix._kernels``) of ``_words_and_costs`` and ``_letter_totals``, their
-    tables bound, and of ``_word_score`` in every language at once (what ``_letter_totals`` runs per word).
+    tables bound, of both in one call (``text_score``: what ``score`` does with them), and of
+    ``_word_score`` in every language at once (what ``_letter_totals`` runs per word).
     The compiled memo holds the kernel's own entries, not ``{language: score}`` dicts."""
 
     words_and_costs: Callable[[str], tuple[list[str], float]]
     letter_totals: Callable[[list[str], dict[str, Any]], tuple[float, str | None]]
     word_scores: Callable[[str, bool], dict[str, float]]
+    text_score: Callable[[str, dict[str, Any]], tuple[float, str | None]]
 
     def scores(self, word: str, langs: Iterable[str]) -> dict[str, float]:
         """``{lang: _word_score(word, that language)}``, computed in C (the same doubles)."""
@@ -173,6 +175,7 @@ def _model() -> _Model:
             functools.partial(_call_with, kernels.words_and_costs, facts),
             functools.partial(_call_with, kernels.letter_totals, scoring),
             lambda word, every: kernels.word_scores(word, scoring, every),
+            lambda text, memo: kernels.text_score(text, facts, memo, scoring),
         )
     return _Model(languages, char_languages, compiled)
 
@@ -341,16 +344,12 @@ def score(text: str, memo: dict[str, Any] | None = None) -> Score:
     model = _model()
     if memo is None:
         memo = {}
-    if model.compiled is None:
-        words, total = _words_and_costs(text)
-    else:
-        words, total = model.compiled.words_and_costs(text)
+    if model.compiled is not None:
+        return Score(*model.compiled.text_score(text, memo))
+    words, total = _words_and_costs(text)
     if not words:
         return Score(total, None)
-    if model.compiled is None:
-        best_total, best_lang = _letter_totals(words, memo, model)
-    else:
-        best_total, best_lang = model.compiled.letter_totals(words, memo)
+    best_total, best_lang = _letter_totals(words, memo, model)
     return Score(total + best_total, best_lang)
 
 

@@ -32,26 +32,36 @@ Proof, in order (each heuristic says what it catches and which false positive it
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from mojifix import _native
 from mojifix.errors import RepairError
 from mojifix.repair._codecs import (
     CJK_LEGACY,
+    SINGLE_BYTE,
     STEP_PAIRS,
     CodecFailure,
     StepAlphabet,
+    byte_table,
     decode_strict,
+    decoder_only_bytes,
     encode_strict,
     known_codec,
+    multi_byte_step_facts,
     single_byte_encodes,
     step_alphabet,
 )
 from mojifix.repair._score import Score, score
 from mojifix.repair.result import Repaired, Step
+from mojifix.whatwg import big5, euc_jp, euc_kr, gb18030, shift_jis
+from mojifix.whatwg._cjk import StatelessCjkCodec
+from mojifix.whatwg._tables import INDEXES
 
 __all__ = ["apply_plan", "apply_step", "repair"]
 
@@ -291,6 +301,104 @@ def _expand(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
     return out
 
 
+def _candidates(text: str, plan: tuple[Step, ...]) -> list[_Candidate]:
+    """``_expand``'s candidates, in its order: with the compiled core, from two C calls (``_CompiledSteps``),
+    one for the steps that encode with a single-byte codec, one for the others (encoding with a CJK codec)
+    whose alphabets meet the text.
+
+    In a text holding U+FFFD every multi-byte step (they decode UTF-8) may be lossy (heuristic 9), so
+    there they are all tried. tests/native/test_repair_kernels.py proves the same candidates.
+    """
+    compiled = _compiled_steps()
+    if compiled is None:
+        return _expand(text, plan)
+    steps = _steps()
+    lost = "\ufffd" in text
+    multi_byte = compiled.expand_multi_byte(text, compiled.every_multi_byte if lost else compiled.meets(text))
+    return [
+        _Candidate(new, (*plan, _scoped(steps[index], scope))) for index, scope, new in compiled.expand(text)
+    ] + [
+        _Candidate(new, (*plan, _scoped(steps[compiled.count + index], scope)))
+        for index, scope, new in multi_byte
+    ]
+
+
+#: the scopes of the compiled steps' candidates, by the kernel's number for each
+_SCOPES = ("all", "runs", "lossy")
+
+
+def _scoped(steps: tuple[Step, Step, StepAlphabet], scope: int) -> Step:
+    """The step of ``_steps()``'s entry ``steps`` in the compiled steps' scope number ``scope``."""
+    if scope < 2:
+        return steps[scope]
+    return Step(steps[0].encode_as, steps[0].decode_as, _SCOPES[scope])
+
+
+#: what the compiled single-byte steps decode as, by the kernel's number for each (GBK's decoder is the
+#: gb18030 decoder, as in the standard)
+_BYTE_STEP_DECODERS = ("UTF-8", "GBK", "Big5", "Shift_JIS", "EUC-KR", "EUC-JP")
+
+
+@dataclass(frozen=True, slots=True)
+class _CompiledSteps:
+    """The first ``count`` steps of ``_steps()`` (those encoding with a single-byte codec) in C:
+    ``expand(text)`` gives their candidates as (step index, scope number, text), in step order; for
+    the others (multi-byte ``encode_as``), ``meets(text)`` has bit k set when the k-th one's alphabet
+    meets the text, and ``expand_multi_byte`` gives their candidates."""
+
+    count: int
+    expand: Callable[[str], list[tuple[int, int, str]]]
+    meets: Callable[[str], int]
+    #: the candidates of the multi-byte steps whose bit is set in the mask, as ``expand`` gives them (the
+    #: step index counted from ``count``); ``every_multi_byte``: the mask of all of them
+    expand_multi_byte: Callable[[str, int], list[tuple[int, int, str]]]
+    every_multi_byte: int
+
+
+@cache
+def _compiled_steps() -> _CompiledSteps | None:
+    """The compiled steps, or None on the pure-Python path: ``mojifix._kernels.ByteSteps`` over the
+    single-byte steps, the CJK encoders' compiled tables for the others.
+
+    Built once (the codecs' 256-character tables, the CJK decoders' indexes and encoders' tables; a pure
+    function of them); the multi-byte steps' character facts are learnt once per code point.
+    """
+    kernels = _native.kernels()
+    if kernels is None:
+        return None
+    count = next(i for i, (encode_as, _) in enumerate(STEP_PAIRS) if encode_as not in SINGLE_BYTE)
+    if any(encode_as in SINGLE_BYTE for encode_as, _ in STEP_PAIRS[count:]):
+        raise AssertionError("the single-byte steps must come first in STEP_PAIRS")
+    tables = tuple("".join(byte_table(name)) for name in SINGLE_BYTE)
+    steps = tuple(
+        (SINGLE_BYTE.index(encode_as), _BYTE_STEP_DECODERS.index(decode_as))
+        for encode_as, decode_as in STEP_PAIRS[:count]
+    )
+    byte_steps = kernels.ByteSteps(
+        tables, steps, INDEXES["gb18030"], gb18030.ranges_as_uint32(), INDEXES["big5"], INDEXES["jis0208"],
+        INDEXES["euc-kr"], INDEXES["jis0212"],
+    )  # fmt: skip
+    multi_byte = STEP_PAIRS[count:]
+    facts = kernels.CharFacts(functools.partial(multi_byte_step_facts, steps=multi_byte), (), 0, 0, 0, 0)
+    encoders = tuple(_encoder(name).compiled_encode_table(kernels) for name, _ in multi_byte)
+    inverses = tuple(functools.partial(decoder_only_bytes, name) for name, _ in multi_byte)
+    return _CompiledSteps(
+        count,
+        lambda text: kernels.byte_steps_expand(text, byte_steps),
+        lambda text: kernels.multi_byte_steps_meet(text, facts, len(multi_byte)),
+        lambda text, mask: kernels.cjk_steps_expand(text, encoders, inverses, mask),
+        (1 << len(multi_byte)) - 1,
+    )
+
+
+def _encoder(name: str) -> StatelessCjkCodec:
+    """The standard's CJK codec ``name``, whose compiled encode table ``encode_strict`` encodes with."""
+    for module in (gb18030, big5, shift_jis, euc_kr, euc_jp):
+        if name in module.CODECS:
+            return module.CODECS[name]
+    raise AssertionError(f"{name} is not a CJK codec with a compiled encoder")
+
+
 @cache
 def _steps() -> tuple[tuple[Step, Step, StepAlphabet], ...]:
     """For each pair of STEP_PAIRS, in order: its "all" and "runs" steps and its alphabet (built once)."""
@@ -449,7 +557,7 @@ def _search(text: str, max_steps: int, scores: _Scores) -> _Candidate | None:
                 # Shift_JIS/EUC bytes is the author's text, undoing more would assume it was mojibake
                 # itself before being saved in a legacy CJK encoding (seen only as false positives)
                 continue
-            for new in _expand(cand.text, cand.plan):
+            for new in _candidates(cand.text, cand.plan):
                 if new.text not in seen:
                     seen[new.text] = new
                     nxt.append(new)

@@ -434,7 +434,8 @@ def decode_html(
     ascii_body = encoding.name != "UTF-8" and body.isascii()
     text, clean = _decode(body, encoding, ascii_body)
     count = 0 if clean or "\ufffd" not in text else decoder_replacements(text, body, encoding.name)
-    detection = LazyDetection(body, url)  # one detection for _suspect and prove_mislabel, when needed
+    # one detection for _suspect and prove_mislabel, run only if one of them asks
+    detection: LazyDetection | None = None
     if encoding.name == "replacement":
         warnings.append(
             Finding(
@@ -445,11 +446,15 @@ def decode_html(
                 {"label": label, "origin": origin},
             )
         )
-    elif source in _DECLARED_SOURCES or source == "override":
+    elif (source in _DECLARED_SOURCES or source == "override") and encoding.name not in _UNICODE:
+        # (_suspect finds nothing on a declared UTF-8 or UTF-16 page: the call is skipped there)
+        detection = LazyDetection(body, url)
         suspect = _suspect(body, encoding, count, url, ascii_body, detection)
         if suspect is not None:
             warnings.append(suspect)
     if trust == "evidence" and source in _DECLARED_SOURCES:
+        if detection is None:
+            detection = LazyDetection(body, url)
         proof = prove_mislabel(body, encoding, count, tld_of(url), text, detection)
         if proof is not None:
             return _overridden(body, proof, encoding, source, label, origin, warnings)

@@ -27,7 +27,9 @@ from mojifix.convert.engine import (
     _key,
     _manifest_path,
     _run_serial,
+    _tree_prior_pass,
     check_paths,
+    discard_settled,
     manifest_records,
     read_manifest,
 )
@@ -194,6 +196,13 @@ def run_tree(spark: Any, job: Job) -> Report:
     if fatal is None and len(records) != len(entries):
         missing = len(entries) - len(records)
         raise ConversionError(f"{missing} files have no manifest line after the Spark job (parts lost?)")
+    if fatal is None:  # the tree prior's second pass, in the driver, as a local run does it at the end
+
+        def settle(i: int, rec: FileRecord) -> None:
+            records[i] = done[_key(entries[i])] = rec
+            discard_settled(job, rec)
+
+        fatal = _tree_prior_pass(job, entries, list(records), settle)
     if parts is not None:
         assert manifest is not None
         fsio.atomic_write(manifest, b"".join(_lines(entries, done)), None, opts.fsync)

@@ -17,7 +17,6 @@ Importing this package registers every encoding with Python's codec registry as 
 from __future__ import annotations
 
 import codecs
-import difflib
 from dataclasses import dataclass, field
 from importlib import import_module
 
@@ -307,6 +306,8 @@ def _require(label: str) -> Encoding:
     """``lookup`` that raises UnknownEncodingError with the closest labels instead of returning None."""
     encoding = lookup(label)
     if encoding is None:
+        import difflib  # only to suggest labels for an unknown one (not on every process's start-up)
+
         key = label.strip(_ASCII_WHITESPACE).translate(_ASCII_LOWER)
         close = difflib.get_close_matches(key, LABELS, n=_SUGGESTIONS, cutoff=_SUGGESTION_CUTOFF)
         raise UnknownEncodingError(label, close)
