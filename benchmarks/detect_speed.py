@@ -8,12 +8,13 @@ Files, read at run time and never copied into the repository: uchardet's test fi
 built (``tools/detect_testset.py``), and the first N text and HTML files installed under
 ``/usr/share/doc`` and in this Python's site-packages (licences, READMEs, change logs, documentation
 pages: what a user's disk holds). Every detector sees the same bytes, in the same order, in this process
-(files/s from its CPU time, best of R passes);
+(files/s from its CPU time, best of R passes, the detectors' passes interleaved);
 the pure-Python mojifix runs in a child process (``MOJIFIX_PURE_PYTHON=1`` is read at import) on the same
 list. Reported per detector: files/s (all files), the median per-file time (each file's best of R, wall
 clock), the ratio to chardet, and accuracy on the uchardet files and the test set (the metric of
 ``detect_eval``: decoding with the answer gives the true text). Then the thread scaling of mojifix's
-``detect`` (the same files split over 1 and 2 threads; the scoring kernel releases the GIL), and
+``detect`` (the same files split over 1 and 2 threads, wall clock, with the load average: the compiled
+calls release the GIL), the share of those calls in ``detect``'s time, and
 whether compiled and pure-Python mojifix gave identical ``repr(detect())`` on every file.
 """
 
@@ -116,26 +117,30 @@ def detectors() -> dict[str, Detect | str]:
     return found
 
 
-def time_detector(detect: Detect, datas: list[bytes], repeat: int) -> tuple[float, list[float], list]:
-    """(best total seconds over ``repeat`` passes, each file's best seconds, the answers of the last pass).
+def time_detectors(detects: dict[str, Detect], datas: list[bytes], repeat: int) -> dict[str, dict]:
+    """Per detector: the best total seconds over ``repeat`` passes, each file's best seconds, and the
+    answers of the last pass.
 
-    The total is this process's CPU time (the machine is shared: waiting for a core is not the detector's
-    cost); each file's time is wall-clock (a CPU-time clock costs a system call, as much as a fast
-    detector's call), best of the passes.
+    The passes are interleaved (pass r of every detector before pass r + 1 of any), so that a change in
+    the machine's load during the run falls on every detector alike and the ratios stay fair. The total
+    is this process's CPU time (the machine is shared: waiting for a core is not the detector's cost);
+    each file's time is wall-clock (a CPU-time clock costs a system call, as much as a fast detector's
+    call), best of the passes.
     """
-    best_total = float("inf")
-    per_file = [float("inf")] * len(datas)
-    answers: list = []
+    rows = {name: {"total": float("inf"), "per_file": [float("inf")] * len(datas)} for name in detects}
     clock = time.perf_counter
     for _ in range(repeat):
-        answers = []
-        start = time.process_time()
-        for i, data in enumerate(datas):
-            t0 = clock()
-            answers.append(detect(data))
-            per_file[i] = min(per_file[i], clock() - t0)
-        best_total = min(best_total, time.process_time() - start)
-    return best_total, per_file, answers
+        for name, detect in detects.items():
+            row, answers = rows[name], []
+            per_file = row["per_file"]
+            start = time.process_time()
+            for i, data in enumerate(datas):
+                t0 = clock()
+                answers.append(detect(data))
+                per_file[i] = min(per_file[i], clock() - t0)
+            row["total"] = min(row["total"], time.process_time() - start)
+            row["answers"] = answers
+    return rows
 
 
 def thread_scaling(datas: list[bytes], repeat: int) -> tuple[float, float]:
@@ -162,37 +167,56 @@ def thread_scaling(datas: list[bytes], repeat: int) -> tuple[float, float]:
     return run(1), run(2)
 
 
-class _TimedKernel:
-    """The scoring kernel with a clock around each call (what share of ``detect`` runs without the GIL)."""
+class _Clock:
+    """Seconds spent in the calls of the compiled detector that release the GIL, summed."""
 
-    def __init__(self, kernel: object) -> None:
-        self.kernel, self.seconds = kernel, 0.0
+    def __init__(self) -> None:
+        self.seconds = 0.0
 
-    def score(self, *args: object) -> list:
-        start = time.perf_counter()
-        try:
-            return self.kernel.score(*args)  # type: ignore[attr-defined]
-        finally:
-            self.seconds += time.perf_counter() - start
+    def timed(self, call: Callable) -> Callable:
+        def run(*args: object) -> object:
+            start = time.perf_counter()
+            try:
+                return call(*args)
+            finally:
+                self.seconds += time.perf_counter() - start
+
+        return run
+
+
+class _TimedMethods:
+    """A compiled object whose ``names`` methods are timed by ``clock`` (the others pass through)."""
+
+    def __init__(self, target: object, names: tuple[str, ...], clock: _Clock) -> None:
+        self.target = target
+        for name in names:
+            setattr(self, name, clock.timed(getattr(target, name)))
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.target, name)
 
 
 def kernel_share(datas: list[bytes]) -> float | None:
-    """Share of one pass of mojifix.detect over ``datas`` spent in the scoring kernel (None without it)."""
+    """Share of one pass of mojifix.detect over ``datas`` spent in the compiled calls that release the GIL
+    (the scoring kernel, the shortlist, the cut of the sample; None without them)."""
     import mojifix
     from mojifix.detect.scoring import get_scorer
 
     scorer = get_scorer()
     if scorer.kernel is None:
         return None
-    kernel, timed = scorer.kernel, _TimedKernel(scorer.kernel)
-    scorer.kernel = timed
+    saved = scorer.kernel, scorer.pages, scorer.segments
+    clock = _Clock()
+    scorer.kernel = _TimedMethods(scorer.kernel, ("score",), clock)
+    scorer.pages = _TimedMethods(scorer.pages, ("shortlist",), clock)
+    scorer.segments = clock.timed(scorer.segments)
     try:
         start = time.perf_counter()
         for data in datas:
             mojifix.detect(data)
-        return timed.seconds / (time.perf_counter() - start)
+        return clock.seconds / (time.perf_counter() - start)
     finally:
-        scorer.kernel = kernel
+        scorer.kernel, scorer.pages, scorer.segments = saved
 
 
 def fingerprints(datas: list[bytes]) -> list[str]:
@@ -219,10 +243,8 @@ def child(paths_file: Path, repeat: int) -> int:
     fn = detectors()["mojifix"]
     assert callable(fn)
     fn(datas[0])  # model loaded and tables built before timing, as in the parent
-    total, per_file, answers = time_detector(fn, datas, repeat)
-    json.dump(
-        {"total": total, "per_file": per_file, "answers": answers, "repr": fingerprints(datas)}, sys.stdout
-    )
+    row = time_detectors({"mojifix": fn}, datas, repeat)["mojifix"]
+    json.dump({**row, "repr": fingerprints(datas)}, sys.stdout)
     return 0
 
 
@@ -255,16 +277,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     if _native.detect_kernel() is None:
         print("(the detector's kernel is not active: 'mojifix' below is the pure-Python path)")
-    rows: dict[str, dict] = {}
+    runnable: dict[str, Detect] = {}
     for name, fn in detectors().items():
         if isinstance(fn, str):
             print(f"  {name}: skipped, {fn}")
             continue
         fn(datas[0])  # imports, model, tables: start-up is not what this measures
-        total, per_file, answers = time_detector(fn, datas, args.repeat)
-        rows[name] = {"total": total, "per_file": per_file, "answers": answers}
+        runnable[name] = fn
+    timed = time_detectors(runnable, datas, args.repeat)
+    rows: dict[str, dict] = {}
+    for name, row in timed.items():
+        rows[name] = row
         if name == "mojifix":
-            rows[name]["repr"] = fingerprints(datas)
+            row["repr"] = fingerprints(datas)
             with_ref = dict(os.environ, **{_native.PURE_PYTHON_ENV: "1"})
             paths_file = ROOT / "build" / "detect_speed_files.json"
             paths_file.parent.mkdir(exist_ok=True)
@@ -276,6 +301,7 @@ def main(argv: list[str] | None = None) -> int:
                 text=True,
                 check=True,
             )
+            # (its own process, after the others: its ratio is the least comparable of the table)
             rows["mojifix (pure Python)"] = json.loads(out.stdout)
     base = rows.get("chardet")
     head = ("files/s", "median ms", "x chardet", "uchardet", "test set")
@@ -301,15 +327,18 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"\ncompiled vs pure-Python mojifix: identical repr(detect()) on {same} of {len(datas)} files")
         report["identical_repr"] = [same, len(datas)]
+    load = os.getloadavg()[0]
     one, two = thread_scaling(datas, args.repeat)
     scaling = f"1 thread {one:,.0f} files/s, 2 threads {two:,.0f} files/s: {two / one:.2f}x"
     print(f"thread scaling of mojifix.detect: {scaling}")
-    report["threads"] = {"1": one, "2": two, "scaling": two / one}
+    # (wall-clock figures: two threads need two idle cores, which a loaded machine does not have)
+    print(f"  (load average {load:.1f} on {os.cpu_count()} cores when it started)")
+    report["threads"] = {"1": one, "2": two, "scaling": two / one, "load_average": load}
     share = kernel_share(datas)
     if share is not None:
-        # (Amdahl: only the kernel's share can run on the second core while the other thread holds the GIL)
+        # (Amdahl: only the GIL-free share can run on the second core while the other thread holds the GIL)
         bound = 1 / (1 - share / 2)
-        print(f"the scoring kernel (GIL released) is {share:.0%} of detect's time: ", end="")
+        print(f"the compiled calls that release the GIL are {share:.0%} of detect's time: ", end="")
         print(f"at most {bound:.2f}x on 2 threads")
         report["kernel_share"] = share
     if args.json:

@@ -60,13 +60,14 @@ def scorer(detect_kernel: ModuleType) -> Scorer:
 
 @contextmanager
 def reference(scorer: Scorer) -> Iterator[None]:
-    """The shared scorer (the one ``detect`` uses) on its NumPy reference for the duration."""
-    kernel = scorer.kernel
-    scorer.kernel = None
+    """The shared scorer (the one ``detect`` uses) on its NumPy reference for the duration (the scoring
+    kernel, the code pages' kernel and the sample's cut all taken out)."""
+    kernel, pages, segments = scorer.kernel, scorer.pages, scorer.segments
+    scorer.kernel = scorer.pages = scorer.segments = None
     try:
         yield
     finally:
-        scorer.kernel = kernel
+        scorer.kernel, scorer.pages, scorer.segments = kernel, pages, segments
 
 
 def both_detections(scorer: Scorer, data: bytes, **kwargs: object) -> tuple[str, str]:
@@ -251,8 +252,10 @@ def test_bad_arguments_are_refused(scorer: Scorer) -> None:
 
 
 def test_threads_get_the_same_detections(scorer: Scorer) -> None:
-    """The kernel runs without the GIL: two threads detecting at once get what one thread gets."""
+    """The kernel runs without the GIL: two threads detecting at once get what one thread gets (long
+    inputs too, whose scoring calls and byte counts release it)."""
     inputs = [data for _, data in generated_inputs()[::3]]
+    inputs += [encode_as(SENTENCES[i] * 900, name) for i, name in ((1, "cp1252"), (5, "cp1251"), (12, "gbk"))]
     alone = [repr(detect(d)) for d in inputs]
     results: dict[int, list[str]] = {}
 

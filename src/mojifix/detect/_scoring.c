@@ -11,16 +11,26 @@
  * Python (Scorer.score_many).
  *
  * The model's arrays come in as buffers, with their shapes (languages, global ids) read from them: a
- * retrained model needs no change here. The GIL is released while the texts are scored, so threads that
- * detect in parallel run their kernels at the same time. The tables are read-only and every call keeps
- * its own scratch memory, so one Tables object serves any number of threads.
+ * retrained model needs no change here. The GIL is released while the texts of a long call are scored
+ * (GIL_FREE_CHARS), so threads that detect in parallel run their kernels at the same time. The tables are
+ * read-only and every call keeps its own scratch memory, so one Tables object serves any number of threads.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define COST_NONE INT64_MAX
+/* Work from which a call releases the GIL. Releasing it hands the interpreter to a thread waiting for it,
+ * and taking it back waits until that thread lets go (its next release, or the interpreter's switch
+ * interval): two context switches, some microseconds, and a convoy when both threads run Python. So only
+ * calls long against that release it: scoring at least GIL_FREE_CHARS characters (about 30 ns each over
+ * the languages tried, on recorded calls of benchmarks/detect_speed.py's files: ~120 us), and scans of at
+ * least GIL_FREE_BYTES bytes (a few ns a byte: ~100 us). Chosen by reasoning from those costs (ten times
+ * a handoff), not tuned on a data set; short calls (the shortlist, ~10 us) keep the GIL. */
+#define GIL_FREE_CHARS 4096
+#define GIL_FREE_BYTES 65536
 /* Languages in a model at most (the present one has 64): the size of a per-text stack array. */
 #define MAX_LANGUAGES 1024
 
@@ -347,8 +357,64 @@ PyDoc_STRVAR(tables_score_doc,
              "score(texts, allowed, tried, mix_word_cost) -> list of (language, cost, case flips, script "
              "switches, in-word marks, letters, known letters)\n\n"
              "The compiled Scorer._counts_reference: ``texts`` non-empty str, ``allowed`` uint8 [texts, "
-             "languages], ``tried`` the number of languages each is scored in. cost is a float (+inf when no "
+             "languages] or a list of one int bit set of languages per text, ``tried`` the number of languages each is scored in. cost is a float (+inf when no "
              "language may read the text) holding a whole number of quanta.");
+
+/* The sign of an int (-1, 0, 1). */
+static int
+long_sign(PyObject *v)
+{
+#if PY_VERSION_HEX >= 0x030E0000
+    int sign = 0;
+    return PyLong_GetSign(v, &sign) < 0 ? -1 : sign;
+#else
+    return _PyLong_Sign(v);
+#endif
+}
+
+/* ``bits``: one non-negative int per text, bit l set when language l may read it (Scorer._language_bits)
+ * -> [texts, languages] bytes, 0 or 1 (what Scorer._allowed_rows unpacks them to). */
+static int
+unpack_language_bits(PyObject *bits, Py_ssize_t n_texts, Py_ssize_t n_langs, uint8_t **out)
+{
+    if (PyList_GET_SIZE(bits) != n_texts) {
+        PyErr_SetString(PyExc_ValueError, "score: one set of languages per text");
+        return -1;
+    }
+    uint8_t *rows = PyMem_Malloc((size_t)(n_texts * n_langs > 0 ? n_texts * n_langs : 1));
+    if (rows == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n_texts; i++) {
+        PyObject *v = PyList_GET_ITEM(bits, i);
+        if (!PyLong_Check(v) || long_sign(v) < 0) {
+            PyMem_Free(rows);
+            PyErr_SetString(PyExc_ValueError, "score: languages must be non-negative int bit sets");
+            return -1;
+        }
+        Py_INCREF(v);
+        for (Py_ssize_t l0 = 0; l0 < n_langs; l0 += 64) { /* 64 languages at a time, lowest first */
+            unsigned long long chunk = PyLong_AsUnsignedLongLongMask(v);
+            for (Py_ssize_t l = l0; l < n_langs && l < l0 + 64; l++) {
+                rows[i * n_langs + l] = (uint8_t)((chunk >> (l - l0)) & 1);
+            }
+            if (l0 + 64 < n_langs) {
+                PyObject *shift = PyLong_FromLong(64), *rest = shift ? PyNumber_Rshift(v, shift) : NULL;
+                Py_XDECREF(shift);
+                Py_DECREF(v);
+                if (rest == NULL) {
+                    PyMem_Free(rows);
+                    return -1;
+                }
+                v = rest;
+            }
+        }
+        Py_DECREF(v);
+    }
+    *out = rows;
+    return 0;
+}
 
 static PyObject *
 tables_score(Tables *self, PyObject *args)
@@ -363,17 +429,23 @@ tables_score(Tables *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "score: more languages than the kernel supports");
         return NULL;
     }
-    Py_buffer allowed;
-    if (PyObject_GetBuffer(allowed_obj, &allowed, PyBUF_C_CONTIGUOUS | PyBUF_ND) < 0) {
+    Py_buffer allowed = {0};
+    uint8_t *allowed_bits = NULL; /* [texts, languages] unpacked from a list of bit sets */
+    if (PyList_Check(allowed_obj)) {
+        if (unpack_language_bits(allowed_obj, n_texts, n_langs, &allowed_bits) < 0) {
+            return NULL;
+        }
+    } else if (PyObject_GetBuffer(allowed_obj, &allowed, PyBUF_C_CONTIGUOUS | PyBUF_ND) < 0) {
         return NULL;
     }
+    const uint8_t *allowed_rows = allowed_bits != NULL ? allowed_bits : allowed.buf;
     PyObject *tried_seq = NULL, *out = NULL;
     TextIn *in = NULL;
     TextResult *res = NULL;
     Scratch s = {0};
     Py_ssize_t n_held = 0; /* texts with a reference taken */
-    if (allowed.ndim != 2 || allowed.itemsize != 1 || allowed.shape[0] != n_texts ||
-        allowed.shape[1] != n_langs) {
+    if (allowed_bits == NULL && (allowed.ndim != 2 || allowed.itemsize != 1 || allowed.shape[0] != n_texts ||
+                                 allowed.shape[1] != n_langs)) {
         PyErr_SetString(PyExc_ValueError, "score: allowed must be [texts, languages] of bytes");
         goto done;
     }
@@ -409,7 +481,7 @@ tables_score(Tables *self, PyObject *args)
         in[i].kind = PyUnicode_KIND(text);
         in[i].data = PyUnicode_DATA(text);
         in[i].length = PyUnicode_GET_LENGTH(text);
-        in[i].allowed = (const uint8_t *)allowed.buf + i * n_langs;
+        in[i].allowed = allowed_rows + i * n_langs;
         in[i].tried = k;
         longest = in[i].length > longest ? in[i].length : longest;
         many |= k > 1;
@@ -429,11 +501,17 @@ tables_score(Tables *self, PyObject *args)
         goto done;
     }
     int failed = 0;
-    Py_BEGIN_ALLOW_THREADS
+    Py_ssize_t chars = 0;
+    for (Py_ssize_t i = 0; i < n_texts; i++) {
+        chars += in[i].length;
+    }
+    PyThreadState *released = chars >= GIL_FREE_CHARS ? PyEval_SaveThread() : NULL;
     for (Py_ssize_t i = 0; i < n_texts && !failed; i++) {
         failed = score_text(self, &in[i], many, (int64_t)mix_word_cost, &s, &res[i]) < 0;
     }
-    Py_END_ALLOW_THREADS
+    if (released != NULL) {
+        PyEval_RestoreThread(released);
+    }
     if (failed) {
         PyErr_NoMemory();
         goto done;
@@ -470,7 +548,11 @@ done:
     PyMem_Free(in);
     PyMem_Free(res);
     Py_XDECREF(tried_seq);
-    PyBuffer_Release(&allowed);
+    if (allowed_bits != NULL) {
+        PyMem_Free(allowed_bits);
+    } else {
+        PyBuffer_Release(&allowed);
+    }
     return out;
 }
 
@@ -494,17 +576,895 @@ static PyTypeObject TablesType = {
     .tp_methods = tables_methods,
 };
 
+/* ---- CodePages: the single-byte code pages' tables, for the shortlist and the upper bounds ----------
+ *
+ * The compiled twins of pipeline._shortlisted_reference (with Scorer.histogram_scores) and of
+ * Scorer.upper_bounds' weighted sum. The shortlist's unigram scores are float32 sums, as the NumPy
+ * reference computes them: products rounded to float32, added one byte value after another in byte order
+ * (what NumPy's einsum and its reduction over the non-contiguous axis do), so the floats are the same
+ * bits; setup.py compiles without fused multiply-add. The bounds are exact int64 sums. */
+
+typedef struct {
+    PyObject_HEAD
+    Py_buffer high_logp;      /* float32 [128, pairs]: log P of each page's high-half character, by byte */
+    Py_buffer ascii_logp;     /* float32 [128, languages]: log P of each ASCII character */
+    Py_buffer pair_lang;      /* int32 [pairs]: the language of each (page, language) pair */
+    Py_buffer pair_start;     /* int32 [pages]: each page's first pair (pairs sorted by page) */
+    Py_buffer primary_script; /* int32 [languages] */
+    Py_buffer gids;           /* uint16 [pages, 256]: each page's reading of each byte, as gids */
+    Py_buffer bound_cost;     /* int64 [256, bound pages]: Scorer.bound_cost */
+    Py_buffer code_points;    /* uint32 [pages, 256]: each page's decoding table (U+FFFE: undefined) */
+    Py_ssize_t n_pairs, n_pages, n_langs, n_bound_pages;
+} CodePages;
+
+static void
+pages_release(CodePages *self)
+{
+    Py_buffer *all[] = {&self->high_logp, &self->ascii_logp, &self->pair_lang, &self->pair_start,
+                        &self->primary_script, &self->gids, &self->bound_cost, &self->code_points};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (all[i]->obj != NULL) {
+            PyBuffer_Release(all[i]);
+        }
+    }
+}
+
+static void
+pages_dealloc(CodePages *self)
+{
+    pages_release(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int
+pages_init(CodePages *self, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {"high_logp", "ascii_logp", "pair_lang", "pair_start", "primary_script", "gids",
+                            "bound_cost", "code_points", NULL};
+    PyObject *high_logp, *ascii_logp, *pair_lang, *pair_start, *primary_script, *gids, *bound_cost, *code_points;
+    pages_release(self);
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "$OOOOOOOO", names, &high_logp, &ascii_logp, &pair_lang,
+                                     &pair_start, &primary_script, &gids, &bound_cost, &code_points)) {
+        return -1;
+    }
+    if (take_buffer(high_logp, &self->high_logp, "high_logp", 2, 4) < 0 ||
+        take_buffer(ascii_logp, &self->ascii_logp, "ascii_logp", 2, 4) < 0 ||
+        take_buffer(pair_lang, &self->pair_lang, "pair_lang", 1, 4) < 0 ||
+        take_buffer(pair_start, &self->pair_start, "pair_start", 1, 4) < 0 ||
+        take_buffer(primary_script, &self->primary_script, "primary_script", 1, 4) < 0 ||
+        take_buffer(gids, &self->gids, "gids", 2, 2) < 0 ||
+        take_buffer(bound_cost, &self->bound_cost, "bound_cost", 2, 8) < 0 ||
+        take_buffer(code_points, &self->code_points, "code_points", 2, 4) < 0) {
+        return -1;
+    }
+    self->n_pairs = self->high_logp.shape[1];
+    self->n_langs = self->ascii_logp.shape[1];
+    self->n_pages = self->gids.shape[0];
+    self->n_bound_pages = self->bound_cost.shape[1];
+    int shapes_ok = self->high_logp.shape[0] == 128 && self->ascii_logp.shape[0] == 128 &&
+                    self->pair_lang.shape[0] == self->n_pairs && self->pair_start.shape[0] == self->n_pages &&
+                    self->primary_script.shape[0] == self->n_langs && self->gids.shape[1] == 256 &&
+                    self->bound_cost.shape[0] == 256 && self->n_pages > 0 && self->n_langs <= MAX_LANGUAGES &&
+                    self->code_points.shape[0] == self->n_pages && self->code_points.shape[1] == 256;
+    if (shapes_ok) {
+        /* pairs sorted by page, every page with at least one, every language in range */
+        const int32_t *start = self->pair_start.buf, *lang = self->pair_lang.buf;
+        shapes_ok = start[0] == 0;
+        for (Py_ssize_t e = 0; e < self->n_pages && shapes_ok; e++) {
+            int32_t end = e + 1 < self->n_pages ? start[e + 1] : (int32_t)self->n_pairs;
+            shapes_ok = start[e] < end && end <= self->n_pairs;
+        }
+        for (Py_ssize_t p = 0; p < self->n_pairs && shapes_ok; p++) {
+            shapes_ok = lang[p] >= 0 && lang[p] < self->n_langs;
+        }
+        const uint32_t *cps = self->code_points.buf;
+        for (Py_ssize_t q = 0; q < self->n_pages * 256 && shapes_ok; q++) {
+            shapes_ok = cps[q] <= 0x10FFFF;
+        }
+    }
+    if (!shapes_ok) {
+        PyErr_SetString(PyExc_ValueError, "CodePages: the tables do not fit together");
+        return -1;
+    }
+    return 0;
+}
+
+/* Whether a buffer view is 256 items of 8 bytes in one of the struct formats ``formats`` ("lq": int64). */
+static int
+is_histogram(const Py_buffer *view, const char *formats)
+{
+    return view->ndim == 1 && view->shape[0] == 256 && view->itemsize == 8 && view->format != NULL &&
+           strchr(formats, view->format[0]) != NULL && view->format[1] == '\0';
+}
+
+/* A byte histogram of 256 int64 counts copied into ``counts``; -1 (a ValueError naming ``who``) else. */
+static int
+read_counts(PyObject *obj, int64_t *counts, const char *who)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        return -1;
+    }
+    int ok = is_histogram(&view, "lq");
+    if (ok) {
+        memcpy(counts, view.buf, 256 * sizeof *counts);
+    }
+    PyBuffer_Release(&view);
+    if (!ok) {
+        PyErr_Format(PyExc_ValueError, "%s: expected a histogram of 256 int64 counts", who);
+        return -1;
+    }
+    return 0;
+}
+
+/* The byte histogram as doubles (int64 counts, or float64 counts scaled by the caller). */
+static int
+read_histogram(PyObject *obj, double *hist)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        return -1;
+    }
+    int ok = is_histogram(&view, "dlq");
+    if (ok) {
+        for (int b = 0; b < 256; b++) {
+            hist[b] = view.format[0] == 'd' ? ((const double *)view.buf)[b]
+                                            : (double)((const int64_t *)view.buf)[b];
+        }
+    }
+    PyBuffer_Release(&view);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "histogram: expected 256 int64 or float64 counts");
+        return -1;
+    }
+    return 0;
+}
+
+/* Rows (page indices) as a freshly allocated array; -1 on error (a Python error set). */
+static Py_ssize_t
+read_rows(PyObject *obj, Py_ssize_t limit, Py_ssize_t **rows)
+{
+    if (PyObject_CheckBuffer(obj)) { /* an array of intp (Scorer.code_page_rows) */
+        Py_buffer view;
+        if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+            return -1;
+        }
+        Py_ssize_t n = view.ndim == 1 ? view.shape[0] : -1;
+        int ok = n >= 0 && view.itemsize == (Py_ssize_t)sizeof(Py_ssize_t) && view.format != NULL &&
+                 strchr("lqn", view.format[0]) != NULL && view.format[1] == '\0';
+        *rows = ok ? PyMem_Malloc((size_t)(n ? n : 1) * sizeof **rows) : NULL;
+        if (ok && *rows != NULL) {
+            memcpy(*rows, view.buf, (size_t)n * sizeof **rows);
+            for (Py_ssize_t i = 0; i < n && ok; i++) {
+                ok = (*rows)[i] >= 0 && (*rows)[i] < limit;
+            }
+        }
+        PyBuffer_Release(&view);
+        if (!ok || *rows == NULL) {
+            PyMem_Free(*rows);
+            *rows = NULL;
+            if (ok) {
+                PyErr_NoMemory();
+            } else {
+                PyErr_SetString(PyExc_ValueError, "rows: expected page indices (intp) in range");
+            }
+            return -1;
+        }
+        return n;
+    }
+    PyObject *seq = PySequence_Fast(obj, "rows must be a sequence of int");
+    if (seq == NULL) {
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    *rows = PyMem_Malloc((size_t)(n ? n : 1) * sizeof **rows);
+    if (*rows == NULL) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t r = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(seq, i));
+        if (r < 0 || r >= limit) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_ValueError, "rows: a page index out of range");
+            }
+            Py_DECREF(seq);
+            PyMem_Free(*rows);
+            *rows = NULL;
+            return -1;
+        }
+        (*rows)[i] = r;
+    }
+    Py_DECREF(seq);
+    return n;
+}
+
+typedef struct {
+    float score;
+    int32_t script;
+    Py_ssize_t index;
+} Ranked;
+
+/* Script first, then the better score, then the page's place in the list (np.lexsort((-scores,
+ * scripts)), a stable sort). */
+static int
+ranked_order(const void *a, const void *b)
+{
+    const Ranked *x = a, *y = b;
+    if (x->script != y->script) {
+        return x->script < y->script ? -1 : 1;
+    }
+    if (x->score != y->score) {
+        return x->score > y->score ? -1 : 1;
+    }
+    return x->index < y->index ? -1 : (x->index > y->index);
+}
+
+/* The shortlist of n pages (rows into the tables): keep[i] set for those within ``margin`` of their
+ * script's best unigram score, or among its first ``minimum`` distinct readings of the byte values
+ * present. Touches no Python object; -1 when memory cannot be had. */
+static int
+shortlist_pages(const CodePages *t, const double *hist, const Py_ssize_t *rows, Py_ssize_t n, float margin,
+                Py_ssize_t minimum, uint8_t *keep)
+{
+    const float *high_logp = t->high_logp.buf, *ascii_logp = t->ascii_logp.buf;
+    const int32_t *pair_lang = t->pair_lang.buf, *pair_start = t->pair_start.buf;
+    const int32_t *primary_script = t->primary_script.buf;
+    const uint16_t *gids = t->gids.buf;
+    Py_ssize_t n_pairs = t->n_pairs, n_langs = t->n_langs, n_pages = t->n_pages;
+    float *ascii = PyMem_RawMalloc((size_t)n_langs * sizeof *ascii);
+    float *per_pair = PyMem_RawMalloc((size_t)n_pairs * sizeof *per_pair);
+    Ranked *ranked = PyMem_RawMalloc((size_t)(n ? n : 1) * sizeof *ranked);
+    Py_ssize_t *seen = PyMem_RawMalloc((size_t)(minimum > 0 ? minimum : 1) * sizeof *seen);
+    if (!ascii || !per_pair || !ranked || !seen) {
+        PyMem_RawFree(ascii);
+        PyMem_RawFree(per_pair);
+        PyMem_RawFree(ranked);
+        PyMem_RawFree(seen);
+        return -1;
+    }
+    /* ASCII reads alike in every page: one vector over languages (products, then sums, in float32) */
+    int first = 1;
+    for (int b = 0; b < 128; b++) {
+        if (hist[b] == 0) {
+            continue;
+        }
+        float w = (float)hist[b];
+        const float *row = ascii_logp + (Py_ssize_t)b * n_langs;
+        for (Py_ssize_t l = 0; l < n_langs; l++) {
+            float product = row[l] * w;
+            ascii[l] = first ? product : ascii[l] + product;
+        }
+        first = 0;
+    }
+    if (first) {
+        memset(ascii, 0, (size_t)n_langs * sizeof *ascii);
+    }
+    /* the high half, per (page, language) pair, then the ASCII part of the pair's language */
+    uint8_t present[128];
+    int n_present = 0;
+    first = 1;
+    for (int b = 128; b < 256; b++) {
+        if (hist[b] == 0) {
+            continue;
+        }
+        present[n_present++] = (uint8_t)b;
+        float w = (float)hist[b];
+        const float *row = high_logp + (Py_ssize_t)(b - 128) * n_pairs;
+        for (Py_ssize_t p = 0; p < n_pairs; p++) {
+            float product = w * row[p];
+            per_pair[p] = first ? product : per_pair[p] + product;
+        }
+        first = 0;
+    }
+    for (Py_ssize_t p = 0; p < n_pairs; p++) {
+        per_pair[p] = (first ? 0.0f : per_pair[p]) + ascii[pair_lang[p]];
+    }
+    /* each page's best pair (the first of equals, in language order) */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t e = rows[i];
+        Py_ssize_t lo = pair_start[e], hi = e + 1 < n_pages ? pair_start[e + 1] : n_pairs, best = lo;
+        for (Py_ssize_t p = lo + 1; p < hi; p++) {
+            if (per_pair[p] > per_pair[best]) {
+                best = p;
+            }
+        }
+        ranked[i].score = per_pair[best];
+        ranked[i].script = primary_script[pair_lang[best]];
+        ranked[i].index = i;
+        keep[i] = 0;
+    }
+    qsort(ranked, (size_t)n, sizeof *ranked, ranked_order);
+    int32_t script = -1;
+    float floor = 0.0f;
+    Py_ssize_t n_seen = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const Ranked *r = &ranked[k];
+        if (k == 0 || r->script != script) { /* the first of a script is its best */
+            script = r->script;
+            floor = r->score - margin;
+            n_seen = 0;
+        }
+        const uint16_t *mine = gids + rows[r->index] * 256;
+        int new_reading = 1;
+        for (Py_ssize_t j = 0; j < n_seen && new_reading; j++) {
+            const uint16_t *other = gids + rows[seen[j]] * 256;
+            int same = 1;
+            for (int q = 0; q < n_present && same; q++) {
+                same = mine[present[q]] == other[present[q]];
+            }
+            new_reading = !same;
+        }
+        if (r->score >= floor || (new_reading && n_seen < minimum)) {
+            keep[r->index] = 1;
+        }
+        if (new_reading && n_seen < minimum) { /* (beyond minimum distinct readings none counts) */
+            seen[n_seen++] = r->index;
+        }
+    }
+    PyMem_RawFree(ascii);
+    PyMem_RawFree(per_pair);
+    PyMem_RawFree(ranked);
+    PyMem_RawFree(seen);
+    return 0;
+}
+
+PyDoc_STRVAR(pages_shortlist_doc,
+             "shortlist(hist, rows, margin, minimum) -> bytes\n\n"
+             "The compiled pipeline._shortlisted_reference: one byte per page of ``rows`` (indices into the "
+             "single-byte tables), 1 for the pages shortlisted for full scoring. ``hist``: 256 int64 or "
+             "float64 counts.");
+
+static PyObject *
+pages_shortlist(CodePages *self, PyObject *args)
+{
+    PyObject *hist_obj, *rows_obj;
+    float margin;
+    Py_ssize_t minimum;
+    if (!PyArg_ParseTuple(args, "OOfn", &hist_obj, &rows_obj, &margin, &minimum)) {
+        return NULL;
+    }
+    double hist[256];
+    if (read_histogram(hist_obj, hist) < 0) {
+        return NULL;
+    }
+    Py_ssize_t *rows;
+    Py_ssize_t n = read_rows(rows_obj, self->n_pages, &rows);
+    if (n < 0) {
+        return NULL;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
+    if (out == NULL) {
+        PyMem_Free(rows);
+        return NULL;
+    }
+    int failed;
+    uint8_t *keep = (uint8_t *)PyBytes_AS_STRING(out);
+    failed = shortlist_pages(self, hist, rows, n, margin, minimum, keep) < 0; /* (short: the GIL kept) */
+    PyMem_Free(rows);
+    if (failed) {
+        Py_DECREF(out);
+        return PyErr_NoMemory();
+    }
+    return out;
+}
+
+PyDoc_STRVAR(pages_bound_costs_doc,
+             "bound_costs(hist, rows) -> list of int\n\n"
+             "The compiled twin of Scorer.upper_bounds' sum: for each page of ``rows`` (columns of "
+             "bound_cost), the sum over byte values of hist[b] * bound_cost[b, page]. ``hist``: 256 int64.");
+
+static PyObject *
+pages_bound_costs(CodePages *self, PyObject *args)
+{
+    PyObject *hist_obj, *rows_obj;
+    if (!PyArg_ParseTuple(args, "OO", &hist_obj, &rows_obj)) {
+        return NULL;
+    }
+    int64_t hist[256];
+    if (read_counts(hist_obj, hist, "bound_costs") < 0) {
+        return NULL;
+    }
+    Py_ssize_t *rows;
+    Py_ssize_t n = read_rows(rows_obj, self->n_bound_pages, &rows);
+    if (n < 0) {
+        return NULL;
+    }
+    int64_t *costs = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *costs);
+    if (costs == NULL) {
+        PyMem_Free(rows);
+        return PyErr_NoMemory();
+    }
+    const int64_t *bound_cost = self->bound_cost.buf;
+    Py_ssize_t width = self->n_bound_pages;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        costs[i] = 0;
+    }
+    for (int b = 0; b < 256; b++) {
+        if (hist[b] == 0) {
+            continue;
+        }
+        const int64_t *row = bound_cost + (Py_ssize_t)b * width;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            costs[i] += hist[b] * row[rows[i]];
+        }
+    }
+    PyObject *out = PyList_New(n);
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        PyObject *v = PyLong_FromLongLong(costs[i]);
+        if (v == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, i, v);
+    }
+    PyMem_Free(rows);
+    PyMem_Free(costs);
+    return out;
+}
+
+PyDoc_STRVAR(pages_decode_doc,
+             "decode(data, rows) -> list of str\n\n"
+             "``data`` read in each page of ``rows``: what codecs.charmap_decode(data, 'replace', table) "
+             "gives for each page's table (an undefined byte, U+FFFE in the table, reads as U+FFFD).");
+
+static PyObject *
+pages_decode(CodePages *self, PyObject *args)
+{
+    Py_buffer data;
+    PyObject *rows_obj;
+    if (!PyArg_ParseTuple(args, "y*O", &data, &rows_obj)) {
+        return NULL;
+    }
+    Py_ssize_t *rows;
+    Py_ssize_t n = read_rows(rows_obj, self->n_pages, &rows);
+    if (n < 0) {
+        PyBuffer_Release(&data);
+        return NULL;
+    }
+    const uint8_t *bytes = data.buf;
+    Py_ssize_t length = data.len;
+    uint8_t present[256] = {0};
+    for (Py_ssize_t i = 0; i < length; i++) {
+        present[bytes[i]] = 1;
+    }
+    PyObject *out = PyList_New(n);
+    for (Py_ssize_t j = 0; out != NULL && j < n; j++) {
+        const uint32_t *table = (const uint32_t *)self->code_points.buf + rows[j] * 256;
+        Py_UCS4 reading[256], maxchar = 0;
+        for (int b = 0; b < 256; b++) {
+            reading[b] = table[b] == 0xFFFE ? 0xFFFD : table[b]; /* (charmap's "replace") */
+            if (present[b] && reading[b] > maxchar) {
+                maxchar = reading[b];
+            }
+        }
+        PyObject *text = PyUnicode_New(length, maxchar);
+        if (text == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        int kind = PyUnicode_KIND(text);
+        void *w = PyUnicode_DATA(text);
+        if (kind == PyUnicode_1BYTE_KIND) {
+            Py_UCS1 *o = w;
+            for (Py_ssize_t i = 0; i < length; i++) {
+                o[i] = (Py_UCS1)reading[bytes[i]];
+            }
+        } else if (kind == PyUnicode_2BYTE_KIND) {
+            Py_UCS2 *o = w;
+            for (Py_ssize_t i = 0; i < length; i++) {
+                o[i] = (Py_UCS2)reading[bytes[i]];
+            }
+        } else {
+            Py_UCS4 *o = w;
+            for (Py_ssize_t i = 0; i < length; i++) {
+                o[i] = reading[bytes[i]];
+            }
+        }
+        PyList_SET_ITEM(out, j, text);
+    }
+    PyMem_Free(rows);
+    PyBuffer_Release(&data);
+    return out;
+}
+
+static PyMethodDef pages_methods[] = {
+    {"decode", (PyCFunction)pages_decode, METH_VARARGS, pages_decode_doc},
+    {"shortlist", (PyCFunction)pages_shortlist, METH_VARARGS, pages_shortlist_doc},
+    {"bound_costs", (PyCFunction)pages_bound_costs, METH_VARARGS, pages_bound_costs_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+PyDoc_STRVAR(pages_doc, "CodePages(*, high_logp, ascii_logp, pair_lang, pair_start, primary_script, gids, "
+                        "bound_cost, code_points)\n\nThe single-byte code pages' tables (kept as buffers), for "
+                        "shortlist(), bound_costs() and decode().");
+
+static PyTypeObject CodePagesType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "mojifix.detect._scoring.CodePages",
+    .tp_basicsize = sizeof(CodePages),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = pages_doc,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)pages_init,
+    .tp_dealloc = (destructor)pages_dealloc,
+    .tp_methods = pages_methods,
+};
+
+/* ---- segments: the sample cut down to the bytes around its non-ASCII bytes --------------------------
+ *
+ * The compiled twin of pipeline._segments_reference (see its docstring for what is cut and why): the same
+ * spans, by the same integer steps (piece ends are kept as computed, past the end of a run, as the
+ * reference's slices are, and clipped only when bytes are copied). */
+
+typedef struct {
+    const uint8_t *data;
+    Py_ssize_t length;
+    Py_ssize_t n_pieces;
+    Py_ssize_t *starts, *ends; /* the pieces: starts clipped at 0, ends not clipped */
+} Run;
+
+typedef struct {
+    Py_ssize_t run, a, b;
+} Span;
+
+typedef struct {
+    Py_ssize_t k, i; /* (index among the runs with pieces, piece index) */
+    Span span;
+} Extra;
+
+/* Just after the first byte below 0x30 in [at, limit) of the run (limit when there is none). */
+static Py_ssize_t
+safe_cut_after(const Run *run, Py_ssize_t at, Py_ssize_t limit)
+{
+    Py_ssize_t end = limit < run->length ? limit : run->length;
+    for (Py_ssize_t i = at < 0 ? 0 : at; i < end; i++) {
+        if (run->data[i] < 0x30) {
+            return i + 1;
+        }
+    }
+    return limit;
+}
+
+/* The last byte below 0x30 at or before ``at``, no further back than long_piece bytes nor below
+ * ``floor`` (floor itself when the search reaches it); -1 when there is none in reach. */
+static Py_ssize_t
+safe_cut_before(const Run *run, Py_ssize_t at, Py_ssize_t floor, Py_ssize_t long_piece)
+{
+    Py_ssize_t lo = at - long_piece > floor ? at - long_piece : floor;
+    Py_ssize_t i = at < run->length - 1 ? at : run->length - 1;
+    while (i >= lo && run->data[i] >= 0x30) {
+        i--;
+    }
+    if (i >= lo) {
+        return i;
+    }
+    return lo == floor ? floor : -1;
+}
+
+static int
+extra_order(const void *x, const void *y)
+{
+    const Extra *a = x, *b = y;
+    if (a->k != b->k) {
+        return a->k < b->k ? -1 : 1;
+    }
+    return a->i < b->i ? -1 : (a->i > b->i);
+}
+
+/* The spans of the cut sample into spans (room for every piece of every run plus 128); -1: no memory. */
+static Py_ssize_t
+cut_sample(Run *runs, Py_ssize_t n_runs, const int64_t *sample_hist, Py_ssize_t ctx, Py_ssize_t score_bytes,
+           Py_ssize_t long_piece, Span *spans)
+{
+    /* pieces per run: non-ASCII positions more than 2 * ctx apart start a new piece */
+    Py_ssize_t *with_pieces = PyMem_RawMalloc((size_t)(n_runs ? n_runs : 1) * sizeof *with_pieces);
+    if (with_pieces == NULL) {
+        return -1;
+    }
+    Py_ssize_t n_with = 0;
+    for (Py_ssize_t r = 0; r < n_runs; r++) {
+        Run *run = &runs[r];
+        Py_ssize_t last = -1;
+        run->n_pieces = 0;
+        for (Py_ssize_t i = 0; i < run->length; i++) {
+            if (run->data[i] < 0x80) {
+                continue;
+            }
+            if (last < 0 || i - last > 2 * ctx) {
+                if (last >= 0) {
+                    run->ends[run->n_pieces - 1] = last + ctx + 1;
+                }
+                run->starts[run->n_pieces++] = i - ctx > 0 ? i - ctx : 0;
+            }
+            last = i;
+        }
+        if (last >= 0) {
+            run->ends[run->n_pieces - 1] = last + ctx + 1;
+            with_pieces[n_with++] = r;
+        }
+    }
+    /* the first pieces up to score_bytes, the one crossing the budget cut at a safe place after it */
+    Py_ssize_t n_spans = 0, size = 0, last_k = -1, last_i = -1;
+    for (Py_ssize_t k = 0; k < n_with && size < score_bytes; k++) {
+        const Run *run = &runs[with_pieces[k]];
+        for (Py_ssize_t i = 0; i < run->n_pieces && size < score_bytes; i++) {
+            Py_ssize_t a = run->starts[i], b = run->ends[i];
+            if (b - a > score_bytes - size + long_piece) {
+                b = safe_cut_after(run, a + score_bytes - size, b);
+            }
+            spans[n_spans++] = (Span){with_pieces[k], a, b};
+            size += b - a + 1;
+            last_k = k;
+            last_i = i;
+        }
+    }
+    Py_ssize_t cut_end = n_spans ? spans[n_spans - 1].b : 0;
+    /* byte values of the sample not in the spans taken: a window around the first occurrence of each */
+    uint8_t covered[256] = {0};
+    for (Py_ssize_t j = 0; j < n_spans; j++) {
+        const Run *run = &runs[spans[j].run];
+        Py_ssize_t a = spans[j].a, b = spans[j].b < run->length ? spans[j].b : run->length;
+        for (Py_ssize_t q = a; q < b; q++) {
+            covered[run->data[q]] = 1;
+        }
+    }
+    Extra extra[128];
+    Py_ssize_t n_extra = 0;
+    for (int value = 128; value < 256; value++) {
+        if (covered[value] || sample_hist[value] <= 0) {
+            continue;
+        }
+        for (Py_ssize_t k = 0; k < n_with; k++) {
+            const Run *run = &runs[with_pieces[k]];
+            const uint8_t *found = memchr(run->data, value, (size_t)run->length);
+            if (found == NULL) {
+                continue;
+            }
+            Py_ssize_t at = found - run->data;
+            Py_ssize_t lo_i = 0, hi_i = run->n_pieces; /* the last piece starting at or before at */
+            while (lo_i < hi_i) {
+                Py_ssize_t mid = (lo_i + hi_i) / 2;
+                if (run->starts[mid] <= at) {
+                    lo_i = mid + 1;
+                } else {
+                    hi_i = mid;
+                }
+            }
+            Py_ssize_t i = lo_i - 1; /* (-1 cannot happen: the first piece starts at or before every byte) */
+            Py_ssize_t a = run->starts[i], b = run->ends[i];
+            if (k == last_k && i == last_i) { /* behind the cut of the last piece taken */
+                a = cut_end;
+            }
+            Py_ssize_t slot = 0;
+            while (slot < n_extra && !(extra[slot].k == k && extra[slot].i == i)) {
+                slot++;
+            }
+            if (b - a > long_piece) {
+                Py_ssize_t cut = safe_cut_before(run, at - ctx, a, long_piece);
+                if (cut < 0) {
+                    break; /* no safe byte near: this value goes without a window */
+                }
+                Py_ssize_t lo = cut, hi = safe_cut_after(run, at + ctx, b);
+                hi = hi < b ? hi : b;
+                if (slot < n_extra) { /* several missing values in one long piece: one span over them */
+                    lo = lo < extra[slot].span.a ? lo : extra[slot].span.a;
+                    hi = hi > extra[slot].span.b ? hi : extra[slot].span.b;
+                }
+                a = lo;
+                b = hi;
+            }
+            extra[slot] = (Extra){k, i, {with_pieces[k], a, b}};
+            n_extra += slot == n_extra;
+            break;
+        }
+    }
+    /* the windows after the pieces taken, in input order, at most as many as fit the budget */
+    qsort(extra, (size_t)n_extra, sizeof *extra, extra_order);
+    Py_ssize_t room = score_bytes / (2 * ctx + 1);
+    for (Py_ssize_t j = 0; j < n_extra && room > 0; j++) {
+        if (extra[j].k > last_k || (extra[j].k == last_k && extra[j].i >= last_i)) {
+            spans[n_spans++] = extra[j].span;
+            room--;
+        }
+    }
+    PyMem_RawFree(with_pieces);
+    return n_spans;
+}
+
+PyDoc_STRVAR(segments_doc,
+             "segments(runs, sample_hist, context, score_bytes, long_piece) -> (bytes, last run, last end) "
+             "or None\n\n"
+             "The compiled pipeline._segments_reference: the spans of the runs (contiguous sample bytes) "
+             "around their non-ASCII bytes, joined by newlines, and the run and (unclipped) end of the last "
+             "span; None when there is no span.");
+
+static PyObject *
+segments(PyObject *module, PyObject *args)
+{
+    PyObject *runs_obj, *hist_obj;
+    Py_ssize_t ctx, score_bytes, long_piece;
+    if (!PyArg_ParseTuple(args, "O!Onnn", &PyList_Type, &runs_obj, &hist_obj, &ctx, &score_bytes,
+                          &long_piece)) {
+        return NULL;
+    }
+    if (ctx < 0 || score_bytes < 0 || long_piece < 0) {
+        PyErr_SetString(PyExc_ValueError, "segments: sizes must be non-negative");
+        return NULL;
+    }
+    int64_t hist[256];
+    if (read_counts(hist_obj, hist, "segments") < 0) {
+        return NULL;
+    }
+    Py_ssize_t n_runs = PyList_GET_SIZE(runs_obj), n_held = 0, total_pieces = 0, n_spans = 0;
+    PyObject **held = PyMem_Malloc((size_t)(n_runs ? n_runs : 1) * sizeof *held);
+    Run *runs = PyMem_Calloc((size_t)(n_runs ? n_runs : 1), sizeof *runs);
+    Py_ssize_t *pieces = NULL;
+    Span *spans = NULL;
+    PyObject *out = NULL;
+    if (held == NULL || runs == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t r = 0; r < n_runs; r++) {
+        PyObject *run = PyList_GET_ITEM(runs_obj, r);
+        if (!PyBytes_Check(run)) {
+            PyErr_SetString(PyExc_ValueError, "segments: runs must be bytes");
+            goto done;
+        }
+        Py_INCREF(run);
+        held[n_held++] = run;
+        runs[r].data = (const uint8_t *)PyBytes_AS_STRING(run);
+        runs[r].length = PyBytes_GET_SIZE(run);
+        total_pieces += runs[r].length;
+    }
+    /* (a run has at most one piece per byte) */
+    pieces = PyMem_Malloc((size_t)(2 * total_pieces + 1) * sizeof *pieces);
+    spans = PyMem_Malloc((size_t)(total_pieces + 129) * sizeof *spans);
+    if (pieces == NULL || spans == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t r = 0, used = 0; r < n_runs; r++) {
+        runs[r].starts = pieces + used;
+        runs[r].ends = pieces + used + runs[r].length;
+        used += 2 * runs[r].length;
+    }
+    PyThreadState *released = total_pieces >= GIL_FREE_BYTES ? PyEval_SaveThread() : NULL;
+    n_spans = cut_sample(runs, n_runs, hist, ctx, score_bytes, long_piece, spans);
+    if (released != NULL) {
+        PyEval_RestoreThread(released);
+    }
+    if (n_spans < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (n_spans == 0) {
+        out = Py_NewRef(Py_None);
+        goto done;
+    }
+    Py_ssize_t size = n_spans - 1; /* the newlines between spans */
+    for (Py_ssize_t j = 0; j < n_spans; j++) {
+        Py_ssize_t length = runs[spans[j].run].length;
+        Py_ssize_t a = spans[j].a < length ? spans[j].a : length, b = spans[j].b < length ? spans[j].b : length;
+        size += b > a ? b - a : 0;
+    }
+    PyObject *joined = PyBytes_FromStringAndSize(NULL, size);
+    if (joined == NULL) {
+        goto done;
+    }
+    char *w = PyBytes_AS_STRING(joined);
+    for (Py_ssize_t j = 0; j < n_spans; j++) {
+        const Run *run = &runs[spans[j].run];
+        Py_ssize_t a = spans[j].a < run->length ? spans[j].a : run->length;
+        Py_ssize_t b = spans[j].b < run->length ? spans[j].b : run->length;
+        if (j) {
+            *w++ = '\n';
+        }
+        if (b > a) {
+            memcpy(w, run->data + a, (size_t)(b - a));
+            w += b - a;
+        }
+    }
+    out = Py_BuildValue("(Nnn)", joined, spans[n_spans - 1].run, spans[n_spans - 1].b);
+done:
+    for (Py_ssize_t r = 0; r < n_held; r++) {
+        Py_DECREF(held[r]);
+    }
+    PyMem_Free(held);
+    PyMem_Free(runs);
+    PyMem_Free(pieces);
+    PyMem_Free(spans);
+    return out;
+}
+
+/* ---- byte counts ---------------------------------------------------------------------------------- */
+
+/* counts[b] += occurrences of b in data: four partial histograms, so that runs of one byte value do not
+ * wait on one counter, summed at the end. */
+static void
+count_bytes(const uint8_t *data, Py_ssize_t n, int64_t *counts)
+{
+    uint32_t part[4][256];
+    memset(part, 0, sizeof part);
+    while (n > 0) {
+        /* (at most 2^30 bytes per round, so no partial count overflows) */
+        Py_ssize_t chunk = n < ((Py_ssize_t)1 << 30) ? n : ((Py_ssize_t)1 << 30), i = 0;
+        for (; i + 4 <= chunk; i += 4) {
+            part[0][data[i]]++;
+            part[1][data[i + 1]]++;
+            part[2][data[i + 2]]++;
+            part[3][data[i + 3]]++;
+        }
+        for (; i < chunk; i++) {
+            part[0][data[i]]++;
+        }
+        for (int b = 0; b < 256; b++) {
+            counts[b] += (int64_t)part[0][b] + part[1][b] + part[2][b] + part[3][b];
+            part[0][b] = part[1][b] = part[2][b] = part[3][b] = 0;
+        }
+        data += chunk;
+        n -= chunk;
+    }
+}
+
+PyDoc_STRVAR(add_byte_counts_doc,
+             "add_byte_counts(data, counts)\n\n"
+             "Add the number of occurrences of each byte value in ``data`` to ``counts`` (a writable int64 "
+             "[256] array): what ``counts += np.bincount(np.frombuffer(data, np.uint8), minlength=256)`` "
+             "does.");
+
+static PyObject *
+add_byte_counts(PyObject *module, PyObject *args)
+{
+    Py_buffer data, counts;
+    if (!PyArg_ParseTuple(args, "y*w*", &data, &counts)) {
+        return NULL;
+    }
+    PyObject *out = NULL;
+    Py_buffer fmt;
+    /* (w* gives no format: look at the array again for its item type) */
+    if (PyObject_GetBuffer(PyTuple_GET_ITEM(args, 1), &fmt, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        goto done;
+    }
+    int ok = is_histogram(&fmt, "lq");
+    PyBuffer_Release(&fmt);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "add_byte_counts: counts must be 256 int64");
+        goto done;
+    }
+    if (data.len >= GIL_FREE_BYTES) {
+        Py_BEGIN_ALLOW_THREADS
+        count_bytes(data.buf, data.len, counts.buf);
+        Py_END_ALLOW_THREADS
+    } else {
+        count_bytes(data.buf, data.len, counts.buf);
+    }
+    out = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&data);
+    PyBuffer_Release(&counts);
+    return out;
+}
+
+static PyMethodDef module_methods[] = {
+    {"segments", segments, METH_VARARGS, segments_doc},
+    {"add_byte_counts", add_byte_counts, METH_VARARGS, add_byte_counts_doc},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "mojifix.detect._scoring",
     .m_doc = "The detector's compiled scoring kernel (twin of mojifix.detect.scoring.Scorer._counts_reference).",
     .m_size = -1,
+    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC
 PyInit__scoring(void)
 {
-    if (PyType_Ready(&TablesType) < 0) {
+    if (PyType_Ready(&TablesType) < 0 || PyType_Ready(&CodePagesType) < 0) {
         return NULL;
     }
     PyObject *m = PyModule_Create(&module);
@@ -514,6 +1474,12 @@ PyInit__scoring(void)
     Py_INCREF(&TablesType);
     if (PyModule_AddObject(m, "Tables", (PyObject *)&TablesType) < 0) {
         Py_DECREF(&TablesType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&CodePagesType);
+    if (PyModule_AddObject(m, "CodePages", (PyObject *)&CodePagesType) < 0) {
+        Py_DECREF(&CodePagesType);
         Py_DECREF(m);
         return NULL;
     }

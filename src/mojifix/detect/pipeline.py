@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 
+from mojifix import _native
 from mojifix.detect import ambiguity, ascii, binary, bom, escape, priors, structure, utf7, validity
 from mojifix.detect.declarations import Declaration, find_declaration
 from mojifix.detect.encodings import SERVES, EncodingInfo, candidates_for, canonical_name
@@ -233,6 +234,8 @@ class _State:
     tld: str | None
     allowed: tuple[EncodingInfo, ...]
     max_bytes: int | None
+    #: the names ``candidates`` restricted the domain to (None: the whole domain)
+    restrict: frozenset[str] | None = None
     #: whether UTF-8 is among the allowed encodings
     utf8_allowed: bool = True
     total: int = 0
@@ -281,7 +284,12 @@ class Detector:
         allowed = candidates_for(domain, restrict)
         names = _domain_names(domain) if restrict is None else {info.name for info in allowed}
         self._s = _State(
-            domain=domain, tld=tld, allowed=allowed, max_bytes=max_bytes, utf8_allowed="UTF-8" in names
+            domain=domain,
+            tld=tld,
+            allowed=allowed,
+            max_bytes=max_bytes,
+            restrict=restrict,
+            utf8_allowed="UTF-8" in names,
         )
         if prior:
             self._s.prior = priors.caller_prior(prior, canonical_name)
@@ -308,12 +316,11 @@ class Detector:
         s.total += len(block)
         if not s.head:
             s.head = block
-        arr = np.frombuffer(block, np.uint8)
-        counts = np.bincount(arr, minlength=256)
+        counts = _byte_counts(block)
         s.hist += counts
         s.zeros.total += len(block)
         if s.hist[0]:
-            zero = arr == 0
+            zero = np.frombuffer(block, np.uint8) == 0
             for i in range(4):
                 s.zeros.by_mod4[i] += int(np.count_nonzero(zero[i::4]))
         s.utf8.feed(block, offset)
@@ -388,11 +395,62 @@ def detect(
     return detector.feed(data).close()
 
 
+def _byte_counts(data: bytes) -> np.ndarray:
+    """The histogram of the byte values of ``data`` (int64 [256]): ``np.bincount``, or the compiled count
+    (the same integers, in a fraction of the time: bincount converts every byte to a 64-bit index first)."""
+    add = _byte_counter()
+    if add is None:
+        return np.bincount(np.frombuffer(data, np.uint8), minlength=256)
+    counts = np.zeros(256, np.int64)
+    add(data, counts)
+    return counts
+
+
+@cache
+def _byte_counter() -> Callable[[bytes, np.ndarray], None] | None:
+    """The compiled ``add_byte_counts`` (``mojifix.detect._scoring``), or None: the reference is forced or
+    it is not built (looked up once; the model is not loaded for it)."""
+    return getattr(_native.detect_kernel(), "add_byte_counts", None)
+
+
 # ---- decision ------------------------------------------------------------------------------------
 @cache
 def _domain_names(domain: str) -> frozenset[str]:
     """The names of the encodings a domain allows without a restriction (computed once per domain)."""
     return frozenset(info.name for info in candidates_for(domain))
+
+
+#: plans kept: the two domains, and as many restrictions (``candidates=``) as a process is likely to
+#: repeat; a bound, not a tuned number (a plan is rebuilt in microseconds when it was dropped)
+VALIDITY_PLANS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class _ValidityPlan:
+    """The allowed encodings that the validity filter (stage 7) judges, by kind, each with its position
+    in registry order (the order survivors keep)."""
+
+    singles: tuple[tuple[int, EncodingInfo], ...]
+    ebcdic: tuple[tuple[int, EncodingInfo], ...]
+    utf8: tuple[tuple[int, EncodingInfo], ...]
+    multi: tuple[tuple[int, EncodingInfo], ...]
+
+
+@lru_cache(maxsize=VALIDITY_PLANS)
+def _validity_plan(domain: str, restrict: frozenset[str] | None) -> _ValidityPlan:
+    """:class:`_ValidityPlan` of the encodings a domain allows (computed once per domain and restriction,
+    for the last :data:`VALIDITY_PLANS` restrictions)."""
+    allowed = list(enumerate(candidates_for(domain, restrict)))
+    return _ValidityPlan(
+        *(
+            tuple((i, info) for i, info in allowed if info.kind == kind)
+            for kind in ("single", "ebcdic", "utf8", "multi")
+        )
+    )
+
+
+def _position(item: tuple[int, _Survivor]) -> int:
+    return item[0]
 
 
 def _decide(s: _State) -> Detection:
@@ -502,39 +560,40 @@ def _decide(s: _State) -> Detection:
 
     # 7. validity filter
     # (encoding, validity detail): the Evidence is built only for candidates that reach the result
-    survivors: list[_Survivor] = []
     n_bytes = f"{n:,}"
     invalid_single = validity.single_byte_invalid(counts)
     single_rows = validity.single_byte_rows()
     validators = _validators(s)
-    for info in s.allowed:
-        if info.kind == "utf8":
-            if _partly_valid(s.utf8.errors, s.utf8.broken, s.utf8.multibyte) and controls_ev is None:
-                s.partial[info.name] = tuple(s.utf8.errors)
-                survivors.append((info, f"valid UTF-8 but for {_errors_detail(s.utf8.errors)}"))
-            elif s.utf8.valid and controls_ev is not None:
-                survivors.append((info, f"all {n_bytes} bytes valid UTF-8"))
-            continue
-        if info.kind == "escape":
-            continue
-        if info.kind in ("single", "ebcdic"):
-            if info.kind == "ebcdic" and not ebcdic_like:
-                continue
-            if not invalid_single >> single_rows[info.name] & 1:
-                survivors.append((info, None))  # (detail: _single_byte_detail, if it is reported)
-            continue
-        if info.kind in ("utf16", "utf32"):
-            continue  # decided by their zero-byte structure (stage 3), never by statistics
+    # (escape encodings were decided at stage 6 and UTF-16/32 by their zero-byte structure at stage 3,
+    # never by statistics; the others are taken kind by kind, then put back in registry order)
+    plan = _validity_plan(s.domain, s.restrict)
+    # single-byte pages: every byte value present defined (detail: _single_byte_detail, if reported)
+    found = [
+        (i, (info, None)) for i, info in plan.singles if not invalid_single >> single_rows[info.name] & 1
+    ]
+    if ebcdic_like:
+        found += [
+            (i, (info, None)) for i, info in plan.ebcdic if not invalid_single >> single_rows[info.name] & 1
+        ]
+    for i, info in plan.utf8:
+        if _partly_valid(s.utf8.errors, s.utf8.broken, s.utf8.multibyte) and controls_ev is None:
+            s.partial[info.name] = tuple(s.utf8.errors)
+            found.append((i, (info, f"valid UTF-8 but for {_errors_detail(s.utf8.errors)}")))
+        elif s.utf8.valid and controls_ev is not None:
+            found.append((i, (info, f"all {n_bytes} bytes valid UTF-8")))
+    for i, info in plan.multi:
         v = validators[info.name]
         if v.valid:
-            tail = len(v.decoder.getstate()[0]) if info.kind == "multi" else 0
+            tail = len(v.decoder.getstate()[0])
             detail = f"all {n_bytes} bytes valid in {info.name}"
             if tail:
                 detail += f" (last {tail} bytes cut off by the end of the input)"
-            survivors.append((info, detail))
+            found.append((i, (info, detail)))
         elif _partly_valid(v.errors, v.broken, non_ascii):
             s.partial[info.name] = tuple(v.errors)
-            survivors.append((info, f"valid in {info.name} but for {_errors_detail(v.errors)}"))
+            found.append((i, (info, f"valid in {info.name} but for {_errors_detail(v.errors)}")))
+    found.sort(key=_position)
+    survivors = [survivor for _, survivor in found]
     if not survivors:
         return _binary(n, "no allowed encoding decodes every byte of the input", None, tuple(global_ev))
 
@@ -711,7 +770,7 @@ def _twin(s: _State, best: EncodingInfo, survivors: list[_Survivor]) -> str | No
         return None
     # single-byte pages read each byte alone: the readings of the head differ exactly where the pages
     # read one of its byte values differently, so the byte values present are compared, not the texts
-    present = bytes(np.flatnonzero(np.bincount(np.frombuffer(s.head, np.uint8), minlength=256)).tolist())
+    present = bytes(np.flatnonzero(_byte_counts(s.head)).tolist())
     mine = best.decode(present, "replace")
     for info in pages:
         pairs = [(x, y) for x, y in zip(mine, info.decode(present, "replace"), strict=True) if x != y]
@@ -837,6 +896,33 @@ def _binary(n: int, detail: str, value: float | None = None, extra: tuple[Eviden
 
 
 def _segments(s: _State) -> tuple[bytes, bool]:
+    """The sample cut down to non-ASCII bytes with context (:func:`_segments_reference`), and whether the
+    cut reaches the end of the input: by the compiled ``segments`` when it is active (the same spans)."""
+    cut = get_scorer().segments
+    if cut is None:
+        return _segments_reference(s)
+    runs, last_end = _sample_runs(s)
+    got = cut(runs, s.sample_hist, SEGMENT_CONTEXT, SCORE_BYTES, LONG_PIECE)
+    if got is None:
+        return b"", False
+    out, r, b = got
+    return out, r == len(runs) - 1 and last_end == s.total and b >= len(runs[r])
+
+
+def _sample_runs(s: _State) -> tuple[list[bytes], int]:
+    """The sample's blocks with contiguous ones joined, and the end offset of the last block."""
+    runs: list[bytes] = []
+    last_end = -1
+    for offset, block in s.sample:
+        if offset == last_end:
+            runs[-1] += block
+        else:
+            runs.append(block)
+        last_end = offset + len(block)
+    return runs, last_end
+
+
+def _segments_reference(s: _State) -> tuple[bytes, bool]:
     """The sample cut down to non-ASCII bytes with :data:`SEGMENT_CONTEXT` bytes of context each side.
 
     Pieces are cut inside ASCII runs longer than twice the context, so no multi-byte character (whose
@@ -848,14 +934,7 @@ def _segments(s: _State) -> tuple[bytes, bool]:
     occurrence (the whole piece when the piece is short), so that a byte which tells two code pages
     apart is scored even if it occurs late.
     """
-    runs: list[bytes] = []
-    last_end = -1
-    for offset, block in s.sample:
-        if offset == last_end:
-            runs[-1] += block
-        else:
-            runs.append(block)
-        last_end = offset + len(block)
+    runs, last_end = _sample_runs(s)
     ctx = SEGMENT_CONTEXT
     if len(runs) == 1 and len(runs[0]) <= SHORT_SAMPLE:
         return _segments_short(runs[0], last_end == s.total)
@@ -1000,9 +1079,7 @@ def _rank(
         at_end = len(data) == s.total
         # ... plus the first occurrence of each byte value the start lacks (cp037 "[" vs cp500 "¢"
         # may first occur on page 10); EBCDIC is single-byte, so any cut is safe
-        missing = np.flatnonzero(
-            s.hist.astype(bool) & ~np.bincount(np.frombuffer(data, np.uint8), minlength=256).astype(bool)
-        )
+        missing = np.flatnonzero(s.hist.astype(bool) & ~_byte_counts(data).astype(bool))
         extra = []
         for value in missing.tolist():
             pos = s.head.find(bytes([value]))
@@ -1018,9 +1095,7 @@ def _rank(
     # the shortlist sees the bytes that full scoring will see: with the whole input's histogram, 1 KB of
     # ASCII markup (Latin letters, foreign to Greek) made every code page's best unigram language a
     # Latin one, and windows-1253 lost its place among the Greek readings
-    survivors = _shortlist(
-        scorer, survivors, np.bincount(np.frombuffer(data, np.uint8), minlength=256), s.prior
-    )
+    survivors = _shortlist(scorer, survivors, _byte_counts(data), s.prior)
     glue = _glued_bytes(data)
     groups: dict[str, list[_Survivor]] = {}
     # multi-byte readings of input long enough for the pruning pass are decoded in two steps, the
@@ -1029,8 +1104,17 @@ def _rank(
     split = len(data) > PREFIX_BYTES
     prefix, rest = data[:PREFIX_BYTES], data[PREFIX_BYTES:]
     heads: dict[str, str] = {}  # encoding name -> its reading of the prefix (multi-byte ones)
+    # the single-byte readings, by the compiled decode in one call when it is active
+    singles = [info.name for info, _ in survivors if info.kind == "single"]
+    readings = (
+        dict(zip(singles, scorer.pages.decode(data, scorer.code_page_rows(singles)), strict=True))
+        if scorer.pages is not None and singles
+        else {}
+    )
     for info, ev in survivors:
-        if info.kind == "single":  # (_decode_for_scoring, inlined for the usual case)
+        if info.kind == "single" and readings:
+            text = readings[info.name]
+        elif info.kind == "single":  # (_decode_for_scoring, inlined for the usual case)
             text = codecs.charmap_decode(data, "replace", info.table())[0]
         elif split and info.kind != "ebcdic":
             decoder = codecs.getincrementaldecoder(info.pycodec)("replace")
@@ -1197,9 +1281,7 @@ def _prune(
     ]
     prior = _reading_priors(s, groups, names, texts, heads, prefix)
     single_idx = [i for i, single in enumerate(bytewise) if single]
-    bound, first = _bound_first(
-        scorer, names, keys, prior, np.bincount(np.frombuffer(prefix, np.uint8), minlength=256)
-    )
+    bound, first = _bound_first(scorer, names, keys, prior, _byte_counts(prefix))
     # the readings likely to be the only one kept, fully scored in the same call (as the final scoring
     # would score each alone): every multi-byte one, or the single-byte one with the best bound
     multi = [i for i, single in enumerate(bytewise) if not single]
@@ -1232,6 +1314,8 @@ def _reading_priors(
     uniform = not {i.kind for i in names} <= _ASCII_COMPATIBLE_KINDS
     glue = _glued_bytes(data)
     boosted = priors.customary(s.tld)  # priors.tld_prior for every reading, the TLD parsed once
+    if s.declared is None and not s.prior and not (uniform or glue):  # (the terms below are then all 0.0)
+        return [priors.base_prior(i.name) + (priors.TLD_BOOST if i.name in boosted else 0.0) for i in names]
     return [
         priors.base_prior(i.name)
         + (priors.TLD_BOOST if i.name in boosted else 0.0)
@@ -1297,9 +1381,7 @@ def _score_bounded(
         best = max(results[i].loglik + prior[i] for i in results)
         kept = [i for i in sorted(results) if results[i].loglik + prior[i] >= best - PRUNE_MARGIN]
         return [texts[i] for i in kept], [results[i] for i in kept]
-    bound, first = _bound_first(
-        scorer, names, keys, prior, np.bincount(np.frombuffer(data, np.uint8), minlength=256)
-    )
+    bound, first = _bound_first(scorer, names, keys, prior, _byte_counts(data))
     results = {}
 
     def score(which: list[int]) -> float:
@@ -1322,16 +1404,17 @@ def _score_bounded(
 
 def _bound_first(
     scorer: Scorer, names: list[EncodingInfo], keys: list[LanguagesKey], prior: list[float], hist: np.ndarray
-) -> tuple[np.ndarray, list[int]]:
+) -> tuple[list[float], list[int]]:
     """Upper bound + prior of each single-byte reading (+inf for the others) of bytes with histogram
     ``hist``, and the readings to score first: the multi-byte ones and the :data:`PRUNE_FIRST`
     best-bounded single-byte ones, or when there is no multi-byte one, the single-byte ones whose bound
     is within :data:`PRUNE_BOUND_EXCESS` per byte of the best (those the bound would not skip)."""
     single_idx = [i for i, info in enumerate(names) if info.kind in ("single", "ebcdic")]
-    bound = np.full(len(names), np.inf)
+    bound = [np.inf] * len(names)
     if single_idx:
-        bound[single_idx] = scorer.upper_bounds([keys[i] for i in single_idx], hist)
-        bound[single_idx] += np.array([prior[i] for i in single_idx])
+        ubs = scorer.upper_bound_list([keys[i] for i in single_idx], hist)
+        for i, ub in zip(single_idx, ubs, strict=True):
+            bound[i] = ub + prior[i]
     first = [i for i, info in enumerate(names) if info.kind not in ("single", "ebcdic")]
     if first:  # multi-byte readings: usually one of them is far ahead (CJK text)
         first += sorted(single_idx, key=lambda i: -bound[i])[:PRUNE_FIRST]
@@ -1383,6 +1466,20 @@ def _shortlist(
     if low > SHORTLIST_ASCII_RATIO * high:
         hist = hist.astype(np.float64)
         hist[:128] *= SHORTLIST_ASCII_RATIO * high / low
+    keep = set(ALWAYS_SCORED).union(name for name, logp in (given or {}).items() if logp > 0)
+    if scorer.pages is not None:
+        flags = scorer.pages.shortlist(hist, scorer.code_page_rows(singles), SHORTLIST_MARGIN, SHORTLIST_MIN)
+        keep.update(name for name, kept in zip(singles, flags, strict=True) if kept)
+    else:
+        keep.update(_shortlisted_reference(scorer, singles, hist))
+    return [(info, ev) for info, ev in survivors if info.kind != "single" or info.name in keep]
+
+
+def _shortlisted_reference(scorer: Scorer, singles: list[str], hist: np.ndarray) -> set[str]:
+    """The single-byte code pages of ``singles`` that :func:`_shortlist` keeps on their unigram scores
+    (the reference of the compiled ``CodePages.shortlist``): per script of their best language, those
+    within :data:`SHORTLIST_MARGIN` of the script's best, and the first :data:`SHORTLIST_MIN` distinct
+    readings of the byte values present."""
     scores, scripts = scorer.histogram_scores(singles, hist)
     # code pages that read every byte value present alike count once towards SHORTLIST_MIN: otherwise
     # five Latin pages reading 0xF8 as "ø" filled the quota and windows-1257's "ų" never got scored
@@ -1398,7 +1495,7 @@ def _shortlist(
     order = np.lexsort((-scores, scripts)).tolist()  # (stable: registry order within ties)
     # the margin in the scores' own precision (float32), as the array arithmetic it replaces did it
     as_score, margin = scores.dtype.type, scores.dtype.type(SHORTLIST_MARGIN)
-    keep: set[str] = set(ALWAYS_SCORED).union(name for name, logp in (given or {}).items() if logp > 0)
+    keep: set[str] = set()
     seen: set[bytes] = set()
     script, floor = None, 0.0
     for i in order:
@@ -1407,4 +1504,4 @@ def _shortlist(
         if score_of[i] >= floor or (readings[i] not in seen and len(seen) < SHORTLIST_MIN):
             keep.add(singles[i])
         seen.add(readings[i])
-    return [(info, ev) for info, ev in survivors if info.kind != "single" or info.name in keep]
+    return keep

@@ -184,10 +184,14 @@ class Scorer:
         self.ext_q = np.ascontiguousarray(model.ext_q).reshape(-1)
         self.known_flat = np.ascontiguousarray(self.known).reshape(-1)
         self.kernel = _scoring_kernel(self)
+        #: the compiled cut of the sample (``mojifix.detect._scoring.segments``, twin of
+        #: ``pipeline._segments_reference``), or None
+        self.segments = getattr(_native.detect_kernel(), "segments", None)
         # single-byte code pages as gid tables, and which languages each can write
         singles = [info for info in REGISTRY if info.kind == "single"]
         self.sb_row = {info.name: i for i, info in enumerate(singles)}
         cps = np.array([[ord(ch) for ch in info.table()] for info in singles], np.uint32)
+        self.sb_code_points = cps  # (each page's decoding table, for the compiled decode)
         self.sb_gids = model.lut[np.minimum(cps, 0xFFFF)]
         n_langs = len(model.languages)
         self.sb_allowed = np.zeros((len(singles), n_langs), bool)
@@ -220,6 +224,8 @@ class Scorer:
         unreachable = np.iinfo(np.int32).max
         cheapest = np.where(page_allowed[:, None, :], bound[page_gids], unreachable).min(axis=2)
         self.bound_cost = np.ascontiguousarray(cheapest.T.astype(np.int64))
+        #: the compiled shortlist and bound sums over these tables (None: the NumPy reference runs)
+        self.pages = _pages_kernel(self)
         # per-call constants, computed once per distinct argument and kept (bounded; see _remember):
         # allowed-language rows per tuple of encodings, code-page rows per tuple of names
         self._allowed_memo: dict[tuple[str | tuple[str, ...] | None, ...], np.ndarray] = {}
@@ -235,13 +241,20 @@ class Scorer:
         (whole quanta, like the scores) and cheap (byte histogram only), it lets the pruning pass skip
         readings that cannot come within its margin.
         """
+        return np.array(self.upper_bound_list(names, hist), np.float64)
+
+    def upper_bound_list(self, names: Sequence[str | tuple[str, ...]], hist: np.ndarray) -> list[float]:
+        """:meth:`upper_bounds` as a list of floats (what the pruning passes compare one by one)."""
         if any(isinstance(name, tuple) for name in names):  # identical decodings: the best of them
             flat = [e for name in names for e in (name if isinstance(name, tuple) else (name,))]
-            each = iter(self.upper_bounds(flat, hist).tolist())
-            return np.array([max(next(each) for _ in (n if isinstance(n, tuple) else (n,))) for n in names])
+            each = iter(self.upper_bound_list(flat, hist))
+            return [max(next(each) for _ in (n if isinstance(n, tuple) else (n,))) for n in names]
+        rows = [self.bound_row[name] for name in names]
+        if self.pages is not None:  # (the same integers; -c / QUANT is the same float as NumPy's)
+            return [-cost / M.QUANT for cost in self.pages.bound_costs(hist, rows)]
         present = hist.nonzero()[0]  # (the rows of absent byte values would add zeros)
         cost = hist[present] @ self.bound_cost[present]  # [pages], exact integers
-        return -cost[[self.bound_row[name] for name in names]] / M.QUANT
+        return (-cost[rows] / M.QUANT).tolist()
 
     def histogram_scores(self, names: list[str], hist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Best-language unigram log-likelihood of the input read in each single-byte encoding.
@@ -311,11 +324,11 @@ class Scorer:
         # (one more column for every text, even those whose choice has English already)
         ks = [min(kk + 1, n_langs) for kk in ks]
         live_texts = [texts[i] for i in live]
-        allowed = self._allowed([encodings[i] for i in live])  # [S, L]
-        if self.kernel is not None:
-            rows = self.kernel.score(live_texts, allowed, ks, MIX_WORD_COST)
+        if self.kernel is not None:  # (the languages as bit sets: the kernel unpacks them)
+            bits = self._language_bits([encodings[i] for i in live])
+            rows = self.kernel.score(live_texts, bits, ks, MIX_WORD_COST)
         else:
-            rows = self._counts_reference(live_texts, allowed, ks)
+            rows = self._counts_reference(live_texts, self._allowed([encodings[i] for i in live]), ks)
         for i, (lang, cost, n_pair, n_switch, n_mark, n_letters, n_known) in zip(live, rows, strict=True):
             penalty = CASE_FLIP_LOGP * n_pair + SCRIPT_SWITCH_LOGP * n_switch + IN_WORD_MARK_LOGP * n_mark
             out[i] = LanguageScore(
@@ -483,10 +496,11 @@ class Scorer:
             _remember(self._allowed_memo, key, allowed)
         return allowed
 
-    def _allowed_rows(self, encodings: list[str | tuple[str, ...] | None]) -> np.ndarray:
-        """:meth:`_allowed` computed (Python integers as bit sets, one NumPy call for all texts)."""
+    def _language_bits(self, encodings: Sequence[str | tuple[str, ...] | None]) -> list[int]:
+        """The languages each encoding can write as a bit set (bit i: language i; for several encodings,
+        the union), the form the compiled kernel takes them in."""
         every = self.all_language_bits
-        bits = [
+        return [
             every
             if not enc
             else self.enc_bits.get(enc, every)
@@ -494,6 +508,10 @@ class Scorer:
             else functools.reduce(operator.or_, (self.enc_bits.get(e, every) for e in enc))
             for enc in encodings
         ]
+
+    def _allowed_rows(self, encodings: list[str | tuple[str, ...] | None]) -> np.ndarray:
+        """:meth:`_allowed` computed (Python integers as bit sets, one NumPy call for all texts)."""
+        bits = self._language_bits(encodings)
         n_bytes = (len(self.model.languages) + 7) // 8
         packed = np.frombuffer(b"".join(b.to_bytes(n_bytes, "little") for b in bits), np.uint8)
         unpacked = np.unpackbits(packed.reshape(len(bits), n_bytes), axis=1, bitorder="little")
@@ -594,6 +612,31 @@ def _scoring_kernel(scorer: Scorer) -> object | None:
     """
     module = _native.detect_kernel()
     return None if module is None else module.Tables(**kernel_arguments(scorer))
+
+
+def _pages_kernel(scorer: Scorer) -> object | None:
+    """The compiled shortlist and bound sums over ``scorer``'s code-page tables
+    (``mojifix.detect._scoring.CodePages``), or None (as :func:`_scoring_kernel`).
+
+    Twins: ``pipeline._shortlisted_reference`` (with :meth:`Scorer.histogram_scores`) and the NumPy sum
+    in :meth:`Scorer.upper_bounds`.
+    """
+    module = _native.detect_kernel()
+    return None if module is None else module.CodePages(**pages_arguments(scorer))
+
+
+def pages_arguments(scorer: Scorer) -> dict[str, object]:
+    """The keyword arguments of the kernel's ``CodePages``: ``scorer``'s code-page tables."""
+    return dict(
+        high_logp=scorer.sb_high_logp,
+        ascii_logp=np.ascontiguousarray(scorer.unigram_full_t[scorer.model.lut[:128]]),
+        pair_lang=scorer.sb_pair_lang.astype(np.int32),
+        pair_start=scorer.sb_pair_start.astype(np.int32),
+        primary_script=scorer.primary_script.astype(np.int32),
+        gids=np.ascontiguousarray(scorer.sb_gids),
+        bound_cost=scorer.bound_cost,
+        code_points=scorer.sb_code_points,
+    )
 
 
 def kernel_arguments(scorer: Scorer) -> dict[str, object]:
