@@ -54,9 +54,13 @@ def status() -> str:
     """One line for ``mojifix --version``: which implementation is active, and why."""
     if pure_python_forced():
         return f"compiled core: off ({PURE_PYTHON_ENV}=1, pure Python)"
-    built = [name for name, module in (("kernels", kernels()), ("detector", detect_kernel())) if module]
+    parts = (("kernels", kernels()), ("detector", detect_kernel()), ("warc writer", warc_writer_kernel()))
+    built = [name for name, module in parts if module]
     if not built:
         return "compiled core: not built (pure Python)"
-    if len(built) == 1:
-        return f"compiled core: active ({built[0]} only; the other part runs pure Python)"
+    if len(built) < len(parts):
+        missing = [name for name, module in parts if not module]
+        verb = "runs" if len(missing) == 1 else "run"
+        absent = ", ".join(missing)
+        return f"compiled core: active ({', '.join(built)}; not built: {absent}, which {verb} pure Python)"
     return "compiled core: active"

@@ -278,7 +278,13 @@ def test_version_line_names_a_part_that_is_not_built(monkeypatch: pytest.MonkeyP
         pytest.skip("LOUD SKIP: mojifix._kernels is not built; the line is checked with both extensions")
     assert _native.status() == "compiled core: active"
     monkeypatch.setattr(_native, "detect_kernel", lambda: None)
-    assert _native.status() == "compiled core: active (kernels only; the other part runs pure Python)"
+    assert _native.status() == (
+        "compiled core: active (kernels, warc writer; not built: detector, which runs pure Python)"
+    )
+    monkeypatch.setattr(_native, "warc_writer_kernel", lambda: None)
+    assert _native.status() == (
+        "compiled core: active (kernels; not built: detector, warc writer, which run pure Python)"
+    )
 
 
 def test_long_text_equals_the_reference(scorer: Scorer) -> None:
