@@ -157,6 +157,8 @@ def _xml_declaration(data: bytes) -> Declaration | None:
 
 def _meta_declaration(data: bytes) -> Declaration | None:
     """The ``<meta>`` the prescan finds, with the label's own span inside the tag."""
+    if not _may_hold_meta(data):
+        return None
     found = prescan(data, len(data))  # data is the window already
     if found is None or found.kind not in ("meta-charset", "meta-content"):
         return None  # the UTF-16 "<?x" pattern is not a label
@@ -169,6 +171,12 @@ def _meta_declaration(data: bytes) -> Declaration | None:
     if encoding == "replacement":
         encoding = _python_name(found.label) or encoding
     return Declaration("meta", found.label, encoding, value_start, value_start + len(found.label))
+
+
+def _may_hold_meta(data: bytes) -> bool:
+    """Whether ``data`` has ``<meta`` in any case: the prescan reports a ``<meta>`` only where these five
+    bytes open a tag (a byte test before the prescan, for the many files without one)."""
+    return b"<meta" in data.lower()
 
 
 def _first_attribute_value(data: bytes, start: int, end: int, wanted: bytes) -> tuple[int, bytes]:
@@ -208,8 +216,16 @@ def _css_declaration(data: bytes) -> Declaration | None:
     return Declaration("css", label, _whatwg_name(label), match.start(1), match.end(1))
 
 
+def _may_hold_coding(data: bytes) -> bool:
+    """Whether ``data`` has ``coding`` or ``fenc``: every match of the three coding-comment patterns
+    does (``fileencoding`` has ``coding``), so without them the regexes need not run."""
+    return b"coding" in data or b"fenc" in data
+
+
 def _coding_declaration(data: bytes) -> Declaration | None:
     """A PEP 263 / Emacs / Vim coding comment on the first line, or on the second after a blank/# line."""
+    if not _may_hold_coding(data):
+        return None
     offset = _after_utf8_bom(data)
     for line_number in (1, 2):
         end_match = _LINE_END.search(data, offset)

@@ -511,7 +511,7 @@ def _decide(s: _State) -> Detection:
 
     # 4 + 6. ASCII, unless an escape-sequence encoding announces itself
     if not any(counts[128:]):  # ascii.is_ascii on the histogram's integers
-        for name, marker in escape.escape_candidates(s.head):
+        for name, marker in escape.escape_candidates(s.head) if _may_hold_escape(counts) else ():
             v = _validators(s).get(name)
             if v is not None and v.valid and _ends_clean(v):
                 detail = f"designation sequence {marker!r} present; all {n:,} bytes valid in {name}"
@@ -817,6 +817,12 @@ def _ends_clean(v: validity.StreamValidator) -> bool:
 def _single_byte_detail(n: int, info: EncodingInfo) -> str:
     """The validity evidence of a single-byte code page that decodes all ``n`` bytes."""
     return f"all {n:,} bytes: every byte value defined in {info.name}"
+
+
+def _may_hold_escape(counts: list[int]) -> bool:
+    """Whether bytes with histogram ``counts`` can hold a designation sequence (``escape.ESCAPE_MARKERS``:
+    each has ESC, or is HZ's ``~{``): a test of three counts before searching the input for six."""
+    return bool(counts[0x1B] or (counts[0x7E] and counts[0x7B]))
 
 
 def _utf7(s: _State) -> Detection | None:
@@ -1316,12 +1322,14 @@ def _reading_priors(
     boosted = priors.customary(s.tld)  # priors.tld_prior for every reading, the TLD parsed once
     if s.declared is None and not s.prior and not (uniform or glue):  # (the terms below are then all 0.0)
         return [priors.base_prior(i.name) + (priors.TLD_BOOST if i.name in boosted else 0.0) for i in names]
+    # the marks of each distinct reading once: many code pages read the first bytes alike
+    marks = {m: _marks_logp(m, uniform, glue) for m in dict.fromkeys(scored)}
     return [
         priors.base_prior(i.name)
         + (priors.TLD_BOOST if i.name in boosted else 0.0)
         + _declared_logp(s, groups[t])
         + _caller_logp(s, groups[t])
-        + _marks_logp(m, uniform, glue)
+        + marks[m]
         for i, t, m in zip(names, texts, scored, strict=True)
     ]
 
