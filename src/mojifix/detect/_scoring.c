@@ -216,26 +216,41 @@ score_text(const Tables *t, const TextIn *in, int many, int64_t mix_word_cost, S
     uint16_t *gid = s->gid;
     uint8_t *flags = s->flags;
 
-    /* characters -> gids and flags; letters counted per gid; words numbered */
+    /* characters -> gids and flags; letters counted per gid; words numbered (one loop per string kind,
+     * so that reading a character is one load, not a switch on the kind) */
     Py_ssize_t n_touched = 0, n_letters = 0;
     int32_t words = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_UCS4 c = PyUnicode_READ(in->kind, in->data, i);
-        if (c > 0xFFFF) {
-            c = (Py_UCS4)t->non_bmp_standin; /* a non-BMP character is scored as a rare symbol */
-        }
-        uint16_t g = lut[c];
-        gid[i] = g;
-        flags[i] = cp_flags[c];
-        /* (every gid counted, letters picked below: no branch on letter / not letter per character) */
-        n_letters += is_letter[g];
-        if (s->count[g]++ == 0) {
-            s->touched[n_touched++] = g;
-        }
-        /* a word starts the text, and after a separator wherever a non-separator follows one */
-        words += i == 0 || (gid[i - 1] == t->separator_gid && g != t->separator_gid);
-        s->word[i] = words - 1;
+#define MAP_CHARACTERS(CHAR_T)                                                                              \
+    do {                                                                                                  \
+        const CHAR_T *chars = (const CHAR_T *)in->data;                                                   \
+        for (Py_ssize_t i = 0; i < n; i++) {                                                              \
+            Py_UCS4 c = chars[i];                                                                         \
+            if (c > 0xFFFF) {                                                                             \
+                c = (Py_UCS4)t->non_bmp_standin; /* a non-BMP character is scored as a rare symbol */     \
+            }                                                                                             \
+            uint16_t g = lut[c];                                                                          \
+            gid[i] = g;                                                                                   \
+            flags[i] = cp_flags[c];                                                                       \
+            /* (every gid counted, letters picked below: no branch on letter / not letter per character) */ \
+            n_letters += is_letter[g];                                                                    \
+            if (s->count[g]++ == 0) {                                                                     \
+                s->touched[n_touched++] = g;                                                              \
+            }                                                                                             \
+            /* a word starts the text, and after a separator wherever a non-separator follows one */      \
+            words += i == 0 || (gid[i - 1] == t->separator_gid && g != t->separator_gid);                \
+            s->word[i] = words - 1;                                                                       \
+        }                                                                                                 \
+    } while (0)
+    if (in->kind == PyUnicode_1BYTE_KIND) {
+        MAP_CHARACTERS(Py_UCS1);
     }
+    else if (in->kind == PyUnicode_2BYTE_KIND) {
+        MAP_CHARACTERS(Py_UCS2);
+    }
+    else {
+        MAP_CHARACTERS(Py_UCS4);
+    }
+#undef MAP_CHARACTERS
 
     /* 1. unigram cost of the letters in every language (the reference's per-(text, gid) histogram) */
     int64_t *uni = s->uni;
