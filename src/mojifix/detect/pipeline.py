@@ -351,7 +351,7 @@ def _validators(s: _State) -> dict[str, validity.StreamValidator]:
     """The streamed candidates' validators, having decoded every block so far (made at the first call)."""
     if s.validators is None:
         start = validity.StreamValidator.start
-        s.validators = {info.name: start(info) for info in s.allowed if info.kind in _STREAMED_KINDS}
+        s.validators = {info.name: start(info) for info in _validity_plan(s.domain, s.restrict).streamed}
         if s.first_block is not None:
             block, is_ascii_block = s.first_block
             s.first_block = None
@@ -428,24 +428,34 @@ VALIDITY_PLANS = 64
 @dataclass(frozen=True, slots=True)
 class _ValidityPlan:
     """The allowed encodings that the validity filter (stage 7) judges, by kind, each with its position
-    in registry order (the order survivors keep)."""
+    in registry order (the order survivors keep); the single-byte ones (code pages and EBCDIC) as
+    (bit of :func:`validity.single_byte_invalid`, (position, survivor)): the survivor as the filter
+    reports it when every byte value present is defined. And the encodings validated while the input
+    streams in (:data:`_STREAMED_KINDS`)."""
 
-    singles: tuple[tuple[int, EncodingInfo], ...]
-    ebcdic: tuple[tuple[int, EncodingInfo], ...]
+    singles: tuple[tuple[int, tuple[int, _Survivor]], ...]
+    ebcdic: tuple[tuple[int, tuple[int, _Survivor]], ...]
     utf8: tuple[tuple[int, EncodingInfo], ...]
     multi: tuple[tuple[int, EncodingInfo], ...]
+    streamed: tuple[EncodingInfo, ...]
 
 
 @lru_cache(maxsize=VALIDITY_PLANS)
 def _validity_plan(domain: str, restrict: frozenset[str] | None) -> _ValidityPlan:
     """:class:`_ValidityPlan` of the encodings a domain allows (computed once per domain and restriction,
     for the last :data:`VALIDITY_PLANS` restrictions)."""
-    allowed = list(enumerate(candidates_for(domain, restrict)))
+    allowed = candidates_for(domain, restrict)
+    rows = validity.single_byte_rows()
+    single, ebcdic, utf8, multi = (
+        tuple((i, info) for i, info in enumerate(allowed) if info.kind == kind)
+        for kind in ("single", "ebcdic", "utf8", "multi")
+    )
     return _ValidityPlan(
-        *(
-            tuple((i, info) for i, info in allowed if info.kind == kind)
-            for kind in ("single", "ebcdic", "utf8", "multi")
-        )
+        tuple((rows[info.name], (i, (info, None))) for i, info in single),
+        tuple((rows[info.name], (i, (info, None))) for i, info in ebcdic),
+        utf8,
+        multi,
+        tuple(info for info in allowed if info.kind in _STREAMED_KINDS),
     )
 
 
@@ -562,19 +572,14 @@ def _decide(s: _State) -> Detection:
     # (encoding, validity detail): the Evidence is built only for candidates that reach the result
     n_bytes = f"{n:,}"
     invalid_single = validity.single_byte_invalid(counts)
-    single_rows = validity.single_byte_rows()
     validators = _validators(s)
     # (escape encodings were decided at stage 6 and UTF-16/32 by their zero-byte structure at stage 3,
     # never by statistics; the others are taken kind by kind, then put back in registry order)
     plan = _validity_plan(s.domain, s.restrict)
     # single-byte pages: every byte value present defined (detail: _single_byte_detail, if reported)
-    found = [
-        (i, (info, None)) for i, info in plan.singles if not invalid_single >> single_rows[info.name] & 1
-    ]
+    found = [item for row, item in plan.singles if not invalid_single >> row & 1]
     if ebcdic_like:
-        found += [
-            (i, (info, None)) for i, info in plan.ebcdic if not invalid_single >> single_rows[info.name] & 1
-        ]
+        found += [item for row, item in plan.ebcdic if not invalid_single >> row & 1]
     for i, info in plan.utf8:
         if _partly_valid(s.utf8.errors, s.utf8.broken, s.utf8.multibyte) and controls_ev is None:
             s.partial[info.name] = tuple(s.utf8.errors)
@@ -1123,7 +1128,7 @@ def _rank(
         elif info.kind == "single":  # (_decode_for_scoring, inlined for the usual case)
             text = codecs.charmap_decode(data, "replace", info.table())[0]
         elif split and info.kind != "ebcdic":
-            decoder = codecs.getincrementaldecoder(info.pycodec)("replace")
+            decoder = validity.decoder_class(info.pycodec)("replace")
             heads[info.name] = decoder.decode(prefix, False)
             text = heads[info.name] + decoder.decode(rest, at_end)
         else:

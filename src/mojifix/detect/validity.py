@@ -23,6 +23,7 @@ __all__ = [
     "MAX_ERRORS",
     "StreamValidator",
     "decode_resuming",
+    "decoder_class",
     "describe",
     "single_byte_invalid",
     "single_byte_row",
@@ -101,7 +102,7 @@ class StreamValidator:
     def decoder(self) -> codecs.IncrementalDecoder:
         """The strict incremental decoder, having decoded every block fed so far."""
         if self._decoder is None:
-            self._decoder = _decoder_class(self.info.pycodec)("strict")
+            self._decoder = decoder_class(self.info.pycodec)("strict")
         self._settle()
         return self._decoder
 
@@ -169,7 +170,7 @@ def decode_resuming(
 
 
 @cache
-def _decoder_class(pycodec: str) -> type[codecs.IncrementalDecoder]:
+def decoder_class(pycodec: str) -> type[codecs.IncrementalDecoder]:
     """The codec's incremental decoder class (looked up once per codec, not once per detection)."""
     return codecs.getincrementaldecoder(pycodec)
 
