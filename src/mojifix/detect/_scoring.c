@@ -257,14 +257,14 @@ score_text(const Tables *t, const TextIn *in, int many, int64_t mix_word_cost, S
     memset(uni, 0, (size_t)n_langs * sizeof *uni);
     for (Py_ssize_t k = 0; k < n_touched; k++) {
         uint16_t g = s->touched[k];
-        int64_t w = s->count[g];
+        uint32_t w = (uint32_t)s->count[g]; /* (>= 0: a count of characters) */
         s->count[g] = 0;
         if (!is_letter[g]) {
             continue;
         }
         const uint16_t *row = unigram_cost_t + (Py_ssize_t)g * n_langs;
-        for (Py_ssize_t l = 0; l < n_langs; l++) {
-            uni[l] += w * row[l];
+        for (Py_ssize_t l = 0; l < n_langs; l++) { /* (a 32 x 32 -> 64-bit product: the compiler's vector one) */
+            uni[l] += (int64_t)((uint64_t)w * (uint32_t)row[l]);
         }
     }
     Py_ssize_t *top = s->top;
