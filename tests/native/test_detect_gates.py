@@ -7,8 +7,7 @@ import random
 
 import pytest
 
-from mojifix import detect
-from mojifix.detect import declarations, pipeline
+from mojifix.detect import declarations, detect, pipeline
 
 #: pieces of declarations, comments and escape sequences, glued at random into inputs
 _PIECES = (
