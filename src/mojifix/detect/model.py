@@ -26,6 +26,17 @@ What the model holds (built by ``tools/train_detect.py``, see docs/detection.md)
 * ``ext``: uint8[n_languages, n_gids], quantised ``-log P(character | its L_NATIVE class)``: refines the
   probability of letters outside the top-251 (this is where the 3,000+ Hanzi/Kanji/Hangul live).
 * ``meta``: JSON (languages, their native scripts, encoding -> languages it can write, sources).
+
+The scorer's derived tables (``data/scorer.bin``, written by ``tools/gen_detect_tables.py``) are the
+second file this module owns: what :class:`~mojifix.detect.scoring.Scorer` would otherwise compute from
+the model and Unicode's character properties in every new process, stored in the layout it uses::
+
+    MAGIC (8 bytes, b"MJFXSCR1") | header length (4 bytes, little-endian) | header (JSON) | zlib(arrays)
+
+The header names the generator, the model payload's SHA-256 and the Unicode version the tables were
+computed with, the SHA-256 of the compressed arrays, and each array's name, dtype, shape and offset
+(8-byte aligned). Tables made for another model or another Unicode version are not used (the scorer
+builds its own, with the same result); a damaged file is refused.
 """
 
 from __future__ import annotations
@@ -33,7 +44,9 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import struct
 import unicodedata
+import zlib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -44,9 +57,11 @@ import numpy as np
 
 from mojifix.errors import DetectionError
 
-__all__ = ["Model", "load_model", "read_model", "write_model"]
+__all__ = ["Model", "load_model", "load_tables", "read_model", "read_tables", "write_model", "write_tables"]
 
 MAGIC = b"MJFXDET1"
+TABLES_MAGIC = b"MJFXSCR1"
+TABLES_GENERATOR = "tools/gen_detect_tables.py"
 #: quantisation step of stored negative log-probabilities: value = byte / QUANT nats. 12 per nat keeps
 #: the rounding error (< 0.05 nat per character) far below the differences that decide a detection,
 #: and 255 / 12 = 21 nats covers the least likely transitions we ever need to express.
@@ -69,11 +84,14 @@ N_LOCAL = 256
 
 @dataclass(frozen=True, slots=True)
 class Model:
-    """The loaded model: arrays ready for vectorised scoring (dequantised to float32)."""
+    """The loaded model: the stored (quantised) tables, and the small ones dequantised to float32.
+
+    The bigram table is kept only as stored (one byte per entry, what scoring reads); its float form
+    (:attr:`bigram`, 17 MB) is made when asked for, which no detection does.
+    """
 
     lut: np.ndarray  # uint16[65536]
     loc: np.ndarray  # uint8[L, G]
-    bigram: np.ndarray  # float32[L, 256, 256] log-probabilities (<= 0)
     uni: np.ndarray  # float32[L, 256] log-probabilities (<= 0)
     ext: np.ndarray  # float32[L, G] log-probabilities (<= 0)
     gid_script: np.ndarray  # uint8[G]: script index (into SCRIPTS) of each gid, 255 for non-letters
@@ -81,6 +99,12 @@ class Model:
     meta: dict[str, Any]
     bigram_q: np.ndarray  # uint8[L, 256, 256]: ``bigram`` as stored (-log P x QUANT), for compact lookups
     ext_q: np.ndarray  # uint8[L, G]: ``ext`` as stored
+    payload_sha256: str  # hex SHA-256 of the model file's payload (what the scorer's tables are bound to)
+
+    @property
+    def bigram(self) -> np.ndarray:
+        """float32[L, 256, 256] log-probabilities (<= 0): ``bigram_q`` dequantised."""
+        return -(self.bigram_q.astype(np.float32) / QUANT)
 
     def language_index(self, code: str) -> int:
         return self.languages.index(code)
@@ -119,7 +143,6 @@ def read_model(raw: bytes) -> Model:
         return Model(
             lut=_fold_presentation_forms(npz["lut"]),
             loc=npz["loc"],
-            bigram=-(bigram_q.astype(np.float32) / QUANT),
             uni=-(npz["uni"].astype(np.float32) / QUANT),
             ext=-(ext_q.astype(np.float32) / QUANT),
             gid_script=npz["gid_script"],
@@ -127,6 +150,7 @@ def read_model(raw: bytes) -> Model:
             meta=meta,
             bigram_q=bigram_q,
             ext_q=ext_q,
+            payload_sha256=digest.hex(),
         )
 
 
@@ -160,3 +184,72 @@ def model_bytes() -> bytes:
 def load_model() -> Model:
     """Load the packaged model once (lazily: importing mojifix.detect does not read it)."""
     return read_model(model_bytes())
+
+
+def write_tables(path: Path, arrays: dict[str, np.ndarray], model: Model) -> str:
+    """Write the scorer's derived tables for ``model``; return the file's SHA-256 (hex).
+
+    Used only by tools/gen_detect_tables.py."""
+    chunks: list[bytes] = []
+    layout: list[list[Any]] = []
+    offset = 0
+    for name, array in arrays.items():
+        data = np.ascontiguousarray(array).tobytes()
+        layout.append([name, array.dtype.str, list(array.shape), offset])
+        pad = -len(data) % 8  # (each array starts 8-byte aligned in the inflated buffer)
+        chunks.append(data + bytes(pad))
+        offset += len(data) + pad
+    compressed = zlib.compress(b"".join(chunks), 9)
+    header = {
+        "generated": f"GENERATED by {TABLES_GENERATOR}, DO NOT EDIT",
+        "model_sha256": model.payload_sha256,
+        "unidata_version": unicodedata.unidata_version,
+        "payload_sha256": hashlib.sha256(compressed).hexdigest(),
+        "arrays": layout,
+    }
+    head = json.dumps(header, sort_keys=True).encode()
+    raw = TABLES_MAGIC + struct.pack("<I", len(head)) + head + compressed
+    path.write_bytes(raw)
+    return hashlib.sha256(raw).hexdigest()
+
+
+def read_tables(raw: bytes, model: Model) -> dict[str, np.ndarray] | None:
+    """The scorer's tables from ``raw`` (read-only arrays over one inflated buffer), or None when they
+    were made for another model or another Unicode version than this Python's.
+
+    Why None rather than an error: such tables are not wrong, only not ours; the scorer then computes
+    them (the same arrays, tested), which costs start-up time and nothing else."""
+    start = len(TABLES_MAGIC) + 4
+    if raw[: len(TABLES_MAGIC)] != TABLES_MAGIC or len(raw) < start:
+        raise DetectionError(
+            f"detector tables file has the wrong format marker; rebuild: python {TABLES_GENERATOR}"
+        )
+    (head_len,) = struct.unpack_from("<I", raw, len(TABLES_MAGIC))
+    header = json.loads(raw[start : start + head_len])
+    made_for = (header["model_sha256"], header["unidata_version"])
+    if made_for != (model.payload_sha256, unicodedata.unidata_version):
+        return None
+    compressed = raw[start + head_len :]
+    if hashlib.sha256(compressed).hexdigest() != header["payload_sha256"]:
+        raise DetectionError(
+            f"detector tables file is corrupt (hash mismatch); reinstall mojifix or run {TABLES_GENERATOR}"
+        )
+    buffer = zlib.decompress(compressed)
+    out: dict[str, np.ndarray] = {}
+    for name, dtype, shape, offset in header["arrays"]:
+        kind = np.dtype(dtype)
+        count = int(np.prod(shape, dtype=np.int64))
+        out[name] = np.frombuffer(buffer, kind, count, offset).reshape(shape)
+    return out
+
+
+def tables_bytes() -> bytes | None:
+    """The packaged scorer tables file's bytes, or None when the package carries none."""
+    path = resources.files("mojifix.detect").joinpath("data/scorer.bin")
+    return path.read_bytes() if path.is_file() else None
+
+
+def load_tables(model: Model) -> dict[str, np.ndarray] | None:
+    """The packaged scorer tables for ``model`` (:func:`read_tables`), or None when absent or not its."""
+    raw = tables_bytes()
+    return None if raw is None else read_tables(raw, model)
