@@ -334,5 +334,15 @@ def main(argv: list[str] | None = None) -> int:
         return _error(f"cannot decode input as {exc.encoding}: {exc.reason} at byte {exc.start}")
 
 
+#: OpenBLAS threads NumPy may start (one per core, at import, each spinning for a while): mojifix never
+#: calls BLAS (its NumPy work is gathers and sums, the detector says so in scoring.py), and on this
+#: 2-core machine the pool cost every command ~50 ms of CPU and ~40 ms of wall time at start-up
+#: (benchmarks/startup.py, `mojifix detect` on one file). Only the command line sets it, and only
+#: when the user has not: library callers keep their own BLAS set-up.
+BLAS_THREADS = "1"
+
+
 def console_main() -> None:
+    """The ``mojifix`` script: :func:`main` in a process of its own."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", BLAS_THREADS)
     sys.exit(main())

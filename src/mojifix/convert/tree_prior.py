@@ -41,6 +41,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from mojifix.convert.decisions import STALE
 from mojifix.convert.gate import MIN_WRITE_CONFIDENCE
 from mojifix.convert.records import FileRecord
 from mojifix.detect.ambiguity import TEMPERATURE
@@ -104,14 +105,15 @@ def _votes(rec: FileRecord) -> bool:
 
 def redecidable(rec: FileRecord) -> bool:
     """Whether the tree prior may re-decide this record: the detector's decision, refused by the gate
-    as unconfident or ambiguous (never a mixed, streamed, binary or otherwise refused file)."""
+    as unconfident or ambiguous (never a mixed, streamed, binary or otherwise refused file), and no
+    person's decision named it (one that did not apply leaves the file as it was: never guessed)."""
     return (
         rec.outcome == "quarantined"
         and rec.decision == _VOTING_DECISION
         and rec.verification in REDECIDED
         and rec.mixed is None
         and rec.sha1 is not None
-        and not any(w.startswith("streamed") for w in rec.warnings)
+        and not any(w.startswith(("streamed", STALE)) for w in rec.warnings)
     )
 
 

@@ -2,10 +2,13 @@
 
 File layout (``data/model.bin``)::
 
-    MAGIC (8 bytes, b"MJFXDET1") | SHA-256 of the payload (32 bytes) | payload
+    MAGIC (8 bytes, b"MJFXDET2") | SHA-256 of the payload (32 bytes) | payload
+    payload = header length (4 bytes, little-endian) | header (JSON) | zlib(arrays)
 
-The payload is a NumPy ``.npz`` archive (no pickles: ``allow_pickle=False``). A file whose magic or
-hash does not match is refused with an error that says how to rebuild it (``tools/train_detect.py``).
+The header holds the metadata (``meta``) and each array's name, dtype, shape and offset in the
+inflated buffer (8-byte aligned); loading is one read, one hash, one inflate, and a read-only NumPy view
+per array (no archive format, no pickles, no copies). A file whose magic or hash does not match is
+refused with an error that says how to rebuild it (``tools/train_detect.py``).
 
 What the model holds (built by ``tools/train_detect.py``, see docs/detection.md):
 
@@ -26,17 +29,24 @@ What the model holds (built by ``tools/train_detect.py``, see docs/detection.md)
 * ``ext``: uint8[n_languages, n_gids], quantised ``-log P(character | its L_NATIVE class)``: refines the
   probability of letters outside the top-251 (this is where the 3,000+ Hanzi/Kanji/Hangul live).
 * ``meta``: JSON (languages, their native scripts, encoding -> languages it can write, sources).
+
+The scorer's derived tables (``data/scorer.bin``, written by ``tools/gen_detect_tables.py``) are the
+second file this module owns, in the same layout (marker b"MJFXSCR1"): what
+:class:`~mojifix.detect.scoring.Scorer` would otherwise compute from the model and Unicode's character
+properties in every new process, stored as it uses them. Their header names the generator, the model
+payload's SHA-256 and the Unicode version they were computed with; tables made for another model or
+another Unicode version are not used (the scorer builds its own, with the same result).
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 import json
+import struct
 import unicodedata
+import zlib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +54,11 @@ import numpy as np
 
 from mojifix.errors import DetectionError
 
-__all__ = ["Model", "load_model", "read_model", "write_model"]
+__all__ = ["Model", "load_model", "load_tables", "read_model", "read_tables", "write_model", "write_tables"]
 
-MAGIC = b"MJFXDET1"
+MAGIC = b"MJFXDET2"
+TABLES_MAGIC = b"MJFXSCR1"
+TABLES_GENERATOR = "tools/gen_detect_tables.py"
 #: quantisation step of stored negative log-probabilities: value = byte / QUANT nats. 12 per nat keeps
 #: the rounding error (< 0.05 nat per character) far below the differences that decide a detection,
 #: and 255 / 12 = 21 nats covers the least likely transitions we ever need to express.
@@ -69,11 +81,14 @@ N_LOCAL = 256
 
 @dataclass(frozen=True, slots=True)
 class Model:
-    """The loaded model: arrays ready for vectorised scoring (dequantised to float32)."""
+    """The loaded model: the stored (quantised) tables, and the small ones dequantised to float32.
+
+    The bigram table is kept only as stored (one byte per entry, what scoring reads); its float form
+    (:attr:`bigram`, 17 MB) is made when asked for, which no detection does.
+    """
 
     lut: np.ndarray  # uint16[65536]
     loc: np.ndarray  # uint8[L, G]
-    bigram: np.ndarray  # float32[L, 256, 256] log-probabilities (<= 0)
     uni: np.ndarray  # float32[L, 256] log-probabilities (<= 0)
     ext: np.ndarray  # float32[L, G] log-probabilities (<= 0)
     gid_script: np.ndarray  # uint8[G]: script index (into SCRIPTS) of each gid, 255 for non-letters
@@ -81,53 +96,84 @@ class Model:
     meta: dict[str, Any]
     bigram_q: np.ndarray  # uint8[L, 256, 256]: ``bigram`` as stored (-log P x QUANT), for compact lookups
     ext_q: np.ndarray  # uint8[L, G]: ``ext`` as stored
+    payload_sha256: str  # hex SHA-256 of the model file's payload (what the scorer's tables are bound to)
+
+    @property
+    def bigram(self) -> np.ndarray:
+        """float32[L, 256, 256] log-probabilities (<= 0): ``bigram_q`` dequantised."""
+        return -(self.bigram_q.astype(np.float32) / QUANT)
 
     def language_index(self, code: str) -> int:
         return self.languages.index(code)
 
 
-def _payload(arrays: dict[str, np.ndarray]) -> bytes:
-    buf = io.BytesIO()
-    np.savez_compressed(buf, **arrays)
-    return buf.getvalue()
+def _pack(magic: bytes, arrays: dict[str, np.ndarray], header: dict[str, Any]) -> bytes:
+    """``magic | SHA-256(payload) | payload``: the arrays inflated one after another (each 8-byte
+    aligned), compressed, behind a JSON header that says where each one is."""
+    chunks: list[bytes] = []
+    layout: list[list[Any]] = []
+    offset = 0
+    for name, array in arrays.items():
+        data = np.ascontiguousarray(array).tobytes()
+        layout.append([name, array.dtype.str, list(array.shape), offset])
+        pad = -len(data) % 8
+        chunks.append(data + bytes(pad))
+        offset += len(data) + pad
+    head = json.dumps({**header, "arrays": layout, "inflated": offset}, sort_keys=True, ensure_ascii=False)
+    head = head.encode()
+    payload = struct.pack("<I", len(head)) + head + zlib.compress(b"".join(chunks), 9)
+    return magic + hashlib.sha256(payload).digest() + payload
+
+
+def _unpack(
+    raw: bytes, magic: bytes, what: str, rebuild: str
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """(header, arrays) of a file written by :func:`_pack`, after checking its marker and hash; the
+    arrays are read-only views of one inflated buffer."""
+    if raw[: len(magic)] != magic:
+        raise DetectionError(f"{what} file has the wrong format marker; rebuild: {rebuild}")
+    digest, payload = raw[len(magic) : len(magic) + 32], raw[len(magic) + 32 :]
+    if hashlib.sha256(payload).digest() != digest:
+        raise DetectionError(
+            f"{what} file is corrupt (hash mismatch); reinstall mojifix or rebuild: {rebuild}"
+        )
+    (head_len,) = struct.unpack_from("<I", payload)
+    header = json.loads(payload[4 : 4 + head_len])
+    # (inflated into a buffer of its final size: growing one from zlib's default 16 KB took twice as long)
+    buffer = zlib.decompress(payload[4 + head_len :], bufsize=header["inflated"])
+    arrays = {
+        name: np.frombuffer(buffer, np.dtype(dtype), int(np.prod(shape, dtype=np.int64)), offset).reshape(
+            shape
+        )
+        for name, dtype, shape, offset in header["arrays"]
+    }
+    return header, arrays
 
 
 def write_model(path: Path, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> str:
     """Write a model file; return the payload's SHA-256 (hex). Used only by tools/train_detect.py."""
-    arrays = dict(arrays)
-    arrays["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True, ensure_ascii=False).encode(), np.uint8)
-    payload = _payload(arrays)
-    digest = hashlib.sha256(payload).digest()
-    path.write_bytes(MAGIC + digest + payload)
-    return digest.hex()
+    raw = _pack(MAGIC, arrays, {"meta": meta})
+    path.write_bytes(raw)
+    return raw[len(MAGIC) : len(MAGIC) + 32].hex()
 
 
 def read_model(raw: bytes) -> Model:
-    """Parse and verify model bytes (magic + SHA-256), dequantise the tables."""
-    if raw[: len(MAGIC)] != MAGIC:
-        raise DetectionError(
-            "detector model file has the wrong format marker; rebuild: tools/train_detect.py train"
-        )
-    digest, payload = raw[len(MAGIC) : len(MAGIC) + 32], raw[len(MAGIC) + 32 :]
-    if hashlib.sha256(payload).digest() != digest:
-        raise DetectionError(
-            "detector model file is corrupt (hash mismatch); reinstall mojifix or rebuild it"
-        )
-    with np.load(io.BytesIO(payload), allow_pickle=False) as npz:
-        meta = json.loads(npz["meta"].tobytes().decode())
-        bigram_q, ext_q = npz["bigram"], npz["ext"]
-        return Model(
-            lut=_fold_presentation_forms(npz["lut"]),
-            loc=npz["loc"],
-            bigram=-(bigram_q.astype(np.float32) / QUANT),
-            uni=-(npz["uni"].astype(np.float32) / QUANT),
-            ext=-(ext_q.astype(np.float32) / QUANT),
-            gid_script=npz["gid_script"],
-            languages=tuple(meta["languages"]),
-            meta=meta,
-            bigram_q=bigram_q,
-            ext_q=ext_q,
-        )
+    """Parse and verify model bytes (magic + SHA-256), dequantise the small tables."""
+    header, arrays = _unpack(raw, MAGIC, "detector model", "tools/train_detect.py train")
+    meta = header["meta"]
+    bigram_q, ext_q = arrays["bigram"], arrays["ext"]
+    return Model(
+        lut=_fold_presentation_forms(arrays["lut"]),
+        loc=arrays["loc"],
+        uni=-(arrays["uni"].astype(np.float32) / QUANT),
+        ext=-(ext_q.astype(np.float32) / QUANT),
+        gid_script=arrays["gid_script"],
+        languages=tuple(meta["languages"]),
+        meta=meta,
+        bigram_q=bigram_q,
+        ext_q=ext_q,
+        payload_sha256=raw[len(MAGIC) : len(MAGIC) + 32].hex(),
+    )
 
 
 #: the Arabic presentation-form blocks (Unicode's "Arabic Presentation Forms-A" and "-B"): each
@@ -151,12 +197,51 @@ def _fold_presentation_forms(lut: np.ndarray) -> np.ndarray:
     return out
 
 
+#: the package's data directory: read as a plain path (the package is installed as files, never run
+#: from a zip), which spares every process importlib.resources and what it imports (tempfile, shutil,
+#: zipfile: ~10 ms of start-up, measured with ``python -X importtime``)
+DATA = Path(__file__).resolve().parent / "data"
+
+
 def model_bytes() -> bytes:
     """The packaged model file's bytes."""
-    return resources.files("mojifix.detect").joinpath("data/model.bin").read_bytes()
+    return (DATA / "model.bin").read_bytes()
 
 
 @cache
 def load_model() -> Model:
     """Load the packaged model once (lazily: importing mojifix.detect does not read it)."""
     return read_model(model_bytes())
+
+
+def write_tables(path: Path, arrays: dict[str, np.ndarray], model: Model) -> None:
+    """Write the scorer's derived tables for ``model``. Used only by tools/gen_detect_tables.py."""
+    header = {
+        "generated": f"GENERATED by {TABLES_GENERATOR}, DO NOT EDIT",
+        "model_sha256": model.payload_sha256,
+        "unidata_version": unicodedata.unidata_version,
+    }
+    path.write_bytes(_pack(TABLES_MAGIC, arrays, header))
+
+
+def read_tables(raw: bytes, model: Model) -> dict[str, np.ndarray] | None:
+    """The scorer's tables from ``raw`` (read-only arrays over one inflated buffer), or None when they
+    were made for another model or another Unicode version than this Python's.
+
+    Why None rather than an error: such tables are not wrong, only not ours; the scorer then computes
+    them (the same arrays, tested), which costs start-up time and nothing else."""
+    header, arrays = _unpack(raw, TABLES_MAGIC, "detector tables", f"python {TABLES_GENERATOR}")
+    made_for = (header["model_sha256"], header["unidata_version"])
+    return arrays if made_for == (model.payload_sha256, unicodedata.unidata_version) else None
+
+
+def tables_bytes() -> bytes | None:
+    """The packaged scorer tables file's bytes, or None when the package carries none."""
+    path = DATA / "scorer.bin"
+    return path.read_bytes() if path.is_file() else None
+
+
+def load_tables(model: Model) -> dict[str, np.ndarray] | None:
+    """The packaged scorer tables for ``model`` (:func:`read_tables`), or None when absent or not its."""
+    raw = tables_bytes()
+    return None if raw is None else read_tables(raw, model)

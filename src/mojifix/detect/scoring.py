@@ -98,81 +98,34 @@ class Scorer:
     arrays that depend only on their key, so results never depend on what was scored before.
     """
 
-    def __init__(self, model: M.Model) -> None:
+    def __init__(self, model: M.Model, tables: dict[str, np.ndarray] | None = None) -> None:
+        """Scorer over ``model``; ``tables`` are its derived arrays (:func:`build_tables`'s, as
+        ``data/scorer.bin`` stores them), computed here when not given."""
         self.model = model
-        self.lang_idx = {lang: i for i, lang in enumerate(model.languages)}
-        n_scripts = len(M.SCRIPTS)
+        self.lang_idx, self.enc_langs = _language_sets(model)
+        t = build_tables(model) if tables is None else tables
         native = model.meta["native_scripts"]
-        self.langs_by_script: list[np.ndarray] = []
-        for s in range(n_scripts):
-            name = M.SCRIPTS[s]
-            self.langs_by_script.append(
-                np.array([i for i, lang in enumerate(model.languages) if name in native[lang]], np.intp)
-            )
-        self.enc_langs: dict[str, np.ndarray] = {
-            enc: np.array(sorted(self.lang_idx[x] for x in langs), np.intp)
-            for enc, langs in model.meta["encoding_languages"].items()
-        }
-        for enc, like in SAME_LANGUAGES_AS.items():
-            if enc not in self.enc_langs and like in self.enc_langs:
-                self.enc_langs[enc] = self.enc_langs[like]
-        # a national code page reads only the languages it serves, and English (encodings.SERVES)
-        for enc, served in SERVES.items():
-            own = [self.lang_idx[x] for x in (*served, "en") if x in self.lang_idx]
-            written = self.enc_langs.get(enc)
-            both = np.intersect1d(written, own) if written is not None else np.array([], np.intp)
-            self.enc_langs[enc] = both if len(both) else np.array(sorted(own), np.intp)
+        self.langs_by_script: list[np.ndarray] = [
+            np.array([i for i, lang in enumerate(model.languages) if name in native[lang]], np.intp)
+            for name in M.SCRIPTS
+        ]
         self.all_langs = np.arange(len(model.languages), dtype=np.intp)
         # the same as bit sets (bit i = language i), for fast unions
         self.all_language_bits = (1 << len(model.languages)) - 1
         self.enc_bits = {enc: sum(1 << int(i) for i in idx) for enc, idx in self.enc_langs.items()}
         primary = model.meta["primary_script"]
         self.primary_script = np.array([M.SCRIPTS.index(primary[lang]) for lang in model.languages], np.intp)
-        # unseen-letter level per (language, script): the value of the script's class gid
-        class_gids = np.arange(M.G_SCRIPT0, M.G_SCRIPT0 + n_scripts)
-        unseen = model.ext[:, class_gids]  # [L, S]
-        gid_script = model.gid_script.astype(np.intp)
-        is_letter = gid_script != _NO_SCRIPT
-        script_for_gid = np.where(is_letter, gid_script, 0)
-        self.known = (model.loc >= M.N_LOCAL_CLASSES) | (
-            (model.loc == M.L_NATIVE) & is_letter[None, :] & (model.ext > unseen[:, script_for_gid] + 1e-3)
-        )
-        self.known[:, : M.N_CLASSES] = False
-        self.is_letter_gid = is_letter
-        # script per gid for the switch test: -1 for non-letters and for the exempt CJK scripts
-        self.switch_script = np.where(is_letter, gid_script, -1).astype(np.int16)
-        self.switch_script[np.isin(gid_script, _SWITCH_EXEMPT)] = -1
-        # modifier letters and combining diacritics (U+02B0-U+036F) attach to letters of any script
-        # (Ukrainian ʼ, a stress accent on Cyrillic)
-        # (individual gids only: a rare one may share its script's class gid with real letters)
-        mods = model.lut[0x02B0:0x0370]
-        self.switch_script[mods[mods >= M.N_CLASSES]] = -1
-        self.is_ascii_gid = np.zeros(len(gid_script), bool)
-        self.is_ascii_gid[model.lut[:128]] = True
-        # unigram log-probability of every gid in every language (local-id unigram + refinement)
-        self.unigram_full = (
-            np.take_along_axis(model.uni, model.loc.astype(np.intp), axis=1) + model.ext
-        ).astype(np.float32)
-        self.unigram_full_t = np.ascontiguousarray(self.unigram_full.T)  # [G, L]
-        # ... and its cost in the model's quanta (-log P x QUANT, a whole number: the sum of two stored
-        # bytes; the unigram table is recovered exactly from its dequantised floats), as score_many sums it
-        uni_q = np.rint(-model.uni * np.float32(M.QUANT)).astype(np.uint16)
-        self.unigram_cost_t = np.ascontiguousarray(
-            (np.take_along_axis(uni_q, model.loc.astype(np.intp), axis=1) + model.ext_q).T
-        )  # uint16 [G, L]
-        chars = [chr(c) for c in range(0x10000)]
-        # non-ASCII punctuation and symbols by code point (for IN_WORD_MARK_LOGP)
-        # (by Unicode category: frequent marks such as curly quotes have gids of their own)
-        self.in_word_mark = np.array([unicodedata.category(c)[0] in "PS" for c in chars], bool)
-        self.in_word_mark[:128] = False
-        self.in_word_mark[[ord(c) for c in _IN_WORD_OK]] = False
-        self.is_upper = np.array([c.isupper() for c in chars], bool)
-        self.is_lower = np.array([c.islower() for c in chars], bool)
-        self.cp_flags = (
-            self.is_upper * np.uint8(_UPPER)
-            | self.is_lower * np.uint8(_LOWER)
-            | self.in_word_mark * np.uint8(_MARK)
-        ).astype(np.uint8)
+        self.known = t["known"]
+        self.is_letter_gid = t["is_letter_gid"]
+        self.switch_script = t["switch_script"]
+        self.is_ascii_gid = t["is_ascii_gid"]
+        self.unigram_full_t = t["unigram_full_t"]  # [G, L]
+        self.unigram_full = self.unigram_full_t.T  # [L, G]
+        self.unigram_cost_t = t["unigram_cost_t"]  # uint16 [G, L]
+        self.cp_flags = t["cp_flags"]
+        self.is_upper = (self.cp_flags & _UPPER) != 0
+        self.is_lower = (self.cp_flags & _LOWER) != 0
+        self.in_word_mark = (self.cp_flags & _MARK) != 0
         # flat views for int32 index arithmetic (faster than multi-dimensional fancy indexing)
         self.n_gids = model.loc.shape[1]
         self.loc_flat = np.ascontiguousarray(model.loc).reshape(-1)
@@ -188,42 +141,21 @@ class Scorer:
         #: ``pipeline._segments_reference``), or None
         self.segments = getattr(_native.detect_kernel(), "segments", None)
         # single-byte code pages as gid tables, and which languages each can write
-        singles = [info for info in REGISTRY if info.kind == "single"]
-        self.sb_row = {info.name: i for i, info in enumerate(singles)}
-        cps = np.array([[ord(ch) for ch in info.table()] for info in singles], np.uint32)
-        self.sb_code_points = cps  # (each page's decoding table, for the compiled decode)
-        self.sb_gids = model.lut[np.minimum(cps, 0xFFFF)]
-        n_langs = len(model.languages)
-        self.sb_allowed = np.zeros((len(singles), n_langs), bool)
-        for info in singles:
-            self.sb_allowed[self.sb_row[info.name], self.enc_langs.get(info.name, self.all_langs)] = True
+        singles = [info.name for info in REGISTRY if info.kind == "single"]
+        self.sb_row = {name: i for i, name in enumerate(singles)}
+        self.sb_code_points = t["sb_code_points"]  # (each page's decoding table, for the compiled decode)
+        self.sb_gids = t["sb_gids"]
+        self.sb_allowed = t["sb_allowed"]
         # the (code page, language) pairs where the code page can write the language, sorted by code
         # page then language: the histogram sums below are computed for these pairs only
-        pair_enc, self.sb_pair_lang = np.nonzero(self.sb_allowed)
-        self.sb_pair_start = np.searchsorted(pair_enc, np.arange(len(singles)))
-        self.sb_pair_size = np.diff(self.sb_pair_start, append=len(pair_enc))
+        self.sb_pair_lang = t["sb_pair_lang"]
+        self.sb_pair_start = t["sb_pair_start"]
+        self.sb_pair_size = t["sb_pair_size"]
         # log P of each code page's high-half characters in each of its languages, by byte: [128, pairs]
-        self.sb_high_logp = _pairs_by_byte(
-            self.unigram_full_t[self.sb_gids[:, 128:]], pair_enc, self.sb_pair_lang
-        )
-        # lower bound of the cost score_many gives each character, per language: the cheapest transition
-        # into it from any predecessor (the first character's predecessor, a separator, is one of them)
-        # plus its refinement, in quanta
-        best_in = model.bigram_q.min(axis=1).astype(np.int32)  # [L, 256 local ids]
-        bound = (np.take_along_axis(best_in, model.loc.astype(np.intp), axis=1) + model.ext_q).T  # [G, L]
-        # ... and per byte value, read in each single-byte then each EBCDIC page, the cheapest of the
-        # languages the page can write (a mixed score, _mixed_costs, may take each word in another
-        # language): [256, pages], the table upper_bounds weighs with the byte histogram
-        ebcdic = [info for info in REGISTRY if info.kind == "ebcdic"]
-        self.bound_row = {**self.sb_row, **{info.name: len(singles) + i for i, info in enumerate(ebcdic)}}
-        ebcdic_cps = np.array([[ord(ch) for ch in info.table()] for info in ebcdic], np.uint32)
-        page_gids = np.concatenate((self.sb_gids, model.lut[np.minimum(ebcdic_cps, 0xFFFF)]))
-        page_allowed = np.zeros((len(page_gids), n_langs), bool)
-        for info in (*singles, *ebcdic):
-            page_allowed[self.bound_row[info.name], self.enc_langs.get(info.name, self.all_langs)] = True
-        unreachable = np.iinfo(np.int32).max
-        cheapest = np.where(page_allowed[:, None, :], bound[page_gids], unreachable).min(axis=2)
-        self.bound_cost = np.ascontiguousarray(cheapest.T.astype(np.int64))
+        self.sb_high_logp = t["sb_high_logp"]
+        ebcdic = [info.name for info in REGISTRY if info.kind == "ebcdic"]
+        self.bound_row = {**self.sb_row, **{name: len(singles) + i for i, name in enumerate(ebcdic)}}
+        self.bound_cost = t["bound_cost"]
         #: the compiled shortlist and bound sums over these tables (None: the NumPy reference runs)
         self.pages = _pages_kernel(self)
         # per-call constants, computed once per distinct argument and kept (bounded; see _remember):
@@ -573,6 +505,122 @@ def _mixed_costs(
 MEMO_ENTRIES = 4096
 
 
+def _language_sets(model: M.Model) -> tuple[dict[str, int], dict[str, np.ndarray]]:
+    """(language -> index, encoding -> sorted indices of the languages it reads) for ``model``."""
+    lang_idx = {lang: i for i, lang in enumerate(model.languages)}
+    enc_langs: dict[str, np.ndarray] = {
+        enc: np.array(sorted(lang_idx[x] for x in langs), np.intp)
+        for enc, langs in model.meta["encoding_languages"].items()
+    }
+    for enc, like in SAME_LANGUAGES_AS.items():
+        if enc not in enc_langs and like in enc_langs:
+            enc_langs[enc] = enc_langs[like]
+    # a national code page reads only the languages it serves, and English (encodings.SERVES)
+    for enc, served in SERVES.items():
+        own = [lang_idx[x] for x in (*served, "en") if x in lang_idx]
+        written = enc_langs.get(enc)
+        # (a set intersection, sorted: what np.intersect1d gives, without the numpy.ma it imports, ~10 ms)
+        both = np.array(sorted(set(written.tolist()) & set(own)) if written is not None else [], np.intp)
+        enc_langs[enc] = both if len(both) else np.array(sorted(own), np.intp)
+    return lang_idx, enc_langs
+
+
+def build_tables(model: M.Model) -> dict[str, np.ndarray]:
+    """The scorer's arrays derived from ``model``, the code pages' tables and Unicode's character
+    properties: the reference computation of what ``data/scorer.bin`` stores.
+
+    Why stored: computing them (65,536 character properties, the gathers over every language and
+    character) took a new process ~70 ms before its first detection; ``tools/gen_detect_tables.py``
+    writes them once, and ``tests/detect/test_scorer_tables.py`` fails when the file is stale.
+    """
+    enc_langs = _language_sets(model)[1]
+    all_langs = np.arange(len(model.languages), dtype=np.intp)
+    n_scripts = len(M.SCRIPTS)
+    t: dict[str, np.ndarray] = {}
+    # unseen-letter level per (language, script): the value of the script's class gid
+    class_gids = np.arange(M.G_SCRIPT0, M.G_SCRIPT0 + n_scripts)
+    unseen = model.ext[:, class_gids]  # [L, S]
+    gid_script = model.gid_script.astype(np.intp)
+    is_letter = gid_script != _NO_SCRIPT
+    script_for_gid = np.where(is_letter, gid_script, 0)
+    known = (model.loc >= M.N_LOCAL_CLASSES) | (
+        (model.loc == M.L_NATIVE) & is_letter[None, :] & (model.ext > unseen[:, script_for_gid] + 1e-3)
+    )
+    known[:, : M.N_CLASSES] = False
+    t["known"] = known
+    t["is_letter_gid"] = is_letter
+    # script per gid for the switch test: -1 for non-letters and for the exempt CJK scripts
+    switch_script = np.where(is_letter, gid_script, -1).astype(np.int16)
+    switch_script[np.isin(gid_script, _SWITCH_EXEMPT)] = -1
+    # modifier letters and combining diacritics (U+02B0-U+036F) attach to letters of any script
+    # (Ukrainian ʼ, a stress accent on Cyrillic)
+    # (individual gids only: a rare one may share its script's class gid with real letters)
+    mods = model.lut[0x02B0:0x0370]
+    switch_script[mods[mods >= M.N_CLASSES]] = -1
+    t["switch_script"] = switch_script
+    is_ascii_gid = np.zeros(len(gid_script), bool)
+    is_ascii_gid[model.lut[:128]] = True
+    t["is_ascii_gid"] = is_ascii_gid
+    # unigram log-probability of every gid in every language (local-id unigram + refinement)
+    unigram_full = (np.take_along_axis(model.uni, model.loc.astype(np.intp), axis=1) + model.ext).astype(
+        np.float32
+    )
+    t["unigram_full_t"] = np.ascontiguousarray(unigram_full.T)  # [G, L]
+    # ... and its cost in the model's quanta (-log P x QUANT, a whole number: the sum of two stored
+    # bytes; the unigram table is recovered exactly from its dequantised floats), as score_many sums it
+    uni_q = np.rint(-model.uni * np.float32(M.QUANT)).astype(np.uint16)
+    t["unigram_cost_t"] = np.ascontiguousarray(
+        (np.take_along_axis(uni_q, model.loc.astype(np.intp), axis=1) + model.ext_q).T
+    )  # uint16 [G, L]
+    chars = [chr(c) for c in range(0x10000)]
+    # non-ASCII punctuation and symbols by code point (for IN_WORD_MARK_LOGP)
+    # (by Unicode category: frequent marks such as curly quotes have gids of their own)
+    in_word_mark = np.array([unicodedata.category(c)[0] in "PS" for c in chars], bool)
+    in_word_mark[:128] = False
+    in_word_mark[[ord(c) for c in _IN_WORD_OK]] = False
+    is_upper = np.array([c.isupper() for c in chars], bool)
+    is_lower = np.array([c.islower() for c in chars], bool)
+    t["cp_flags"] = (
+        is_upper * np.uint8(_UPPER) | is_lower * np.uint8(_LOWER) | in_word_mark * np.uint8(_MARK)
+    ).astype(np.uint8)
+    # single-byte code pages as gid tables, and which languages each can write
+    singles = [info for info in REGISTRY if info.kind == "single"]
+    cps = np.array([[ord(ch) for ch in info.table()] for info in singles], np.uint32)
+    t["sb_code_points"] = cps
+    sb_gids = t["sb_gids"] = model.lut[np.minimum(cps, 0xFFFF)]
+    n_langs = len(model.languages)
+    sb_allowed = np.zeros((len(singles), n_langs), bool)
+    for row, info in enumerate(singles):
+        sb_allowed[row, enc_langs.get(info.name, all_langs)] = True
+    t["sb_allowed"] = sb_allowed
+    # the (code page, language) pairs where the code page can write the language, sorted by code
+    # page then language
+    pair_enc, pair_lang = np.nonzero(sb_allowed)
+    t["sb_pair_lang"] = pair_lang
+    t["sb_pair_start"] = pair_start = np.searchsorted(pair_enc, np.arange(len(singles)))
+    t["sb_pair_size"] = np.diff(pair_start, append=len(pair_enc))
+    # log P of each code page's high-half characters in each of its languages, by byte: [128, pairs]
+    t["sb_high_logp"] = _pairs_by_byte(t["unigram_full_t"][sb_gids[:, 128:]], pair_enc, pair_lang)
+    # lower bound of the cost score_many gives each character, per language: the cheapest transition
+    # into it from any predecessor (the first character's predecessor, a separator, is one of them)
+    # plus its refinement, in quanta
+    best_in = model.bigram_q.min(axis=1).astype(np.int32)  # [L, 256 local ids]
+    bound = (np.take_along_axis(best_in, model.loc.astype(np.intp), axis=1) + model.ext_q).T  # [G, L]
+    # ... and per byte value, read in each single-byte then each EBCDIC page, the cheapest of the
+    # languages the page can write (a mixed score, _mixed_costs, may take each word in another
+    # language): [256, pages], the table upper_bounds weighs with the byte histogram
+    ebcdic = [info for info in REGISTRY if info.kind == "ebcdic"]
+    ebcdic_cps = np.array([[ord(ch) for ch in info.table()] for info in ebcdic], np.uint32)
+    page_gids = np.concatenate((sb_gids, model.lut[np.minimum(ebcdic_cps, 0xFFFF)]))
+    page_allowed = np.zeros((len(page_gids), n_langs), bool)
+    for row, info in enumerate((*singles, *ebcdic)):
+        page_allowed[row, enc_langs.get(info.name, all_langs)] = True
+    unreachable = np.iinfo(np.int32).max
+    cheapest = np.where(page_allowed[:, None, :], bound[page_gids], unreachable).min(axis=2)
+    t["bound_cost"] = np.ascontiguousarray(cheapest.T.astype(np.int64))
+    return t
+
+
 def _remember(memo: dict, key: object, value: np.ndarray) -> None:
     """Store ``value`` under ``key``, emptying ``memo`` first when it holds :data:`MEMO_ENTRIES`."""
     if len(memo) >= MEMO_ENTRIES:
@@ -663,8 +711,10 @@ def kernel_arguments(scorer: Scorer) -> dict[str, object]:
 
 @cache
 def get_scorer() -> Scorer:
-    """The scorer over the packaged model (built once, lazily)."""
-    return Scorer(M.load_model())
+    """The scorer over the packaged model (built once, lazily), with its stored tables when they are
+    the model's (:func:`mojifix.detect.model.load_tables`)."""
+    model = M.load_model()
+    return Scorer(model, M.load_tables(model))
 
 
 def score_text(text: str) -> tuple[str | None, float]:

@@ -1,0 +1,98 @@
+"""The scorer's stored tables (``data/scorer.bin``): fresh, bound to their model, and the same arrays
+the scorer computes without them."""
+
+import dataclasses
+import hashlib
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mojifix.detect import model as M
+from mojifix.detect import scoring as S
+from mojifix.errors import DetectionError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _arrays(scorer: S.Scorer) -> dict[str, np.ndarray]:
+    return {k: v for k in dir(scorer) if isinstance(v := getattr(scorer, k), np.ndarray)}
+
+
+def test_packaged_tables_are_not_stale():
+    """Fails when the model, the code pages, Unicode's data or build_tables changed without a rerun
+    of the generator."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "gen_detect_tables.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_stored_tables_give_the_scorer_it_would_build():
+    model = M.load_model()
+    tables = M.load_tables(model)
+    assert tables is not None, "data/scorer.bin missing or not this model's: run tools/gen_detect_tables.py"
+    stored, built = _arrays(S.Scorer(model, tables)), _arrays(S.Scorer(model))
+    assert stored.keys() == built.keys()
+    for name, array in built.items():
+        assert stored[name].dtype == array.dtype, name
+        assert stored[name].shape == array.shape, name
+        assert np.array_equal(stored[name], array), name
+
+
+def test_get_scorer_uses_the_stored_tables():
+    model = M.load_model()
+    tables = M.load_tables(model)
+    assert tables is not None
+    assert np.array_equal(S.get_scorer().unigram_cost_t, tables["unigram_cost_t"])
+    assert not S.get_scorer().unigram_cost_t.flags.writeable  # a view of the file's buffer, not built here
+
+
+def test_tables_of_another_model_or_unicode_version_are_not_used(monkeypatch):
+    model = M.load_model()
+    raw = M.tables_bytes()
+    assert raw is not None
+    assert M.read_tables(raw, model) is not None
+    assert (
+        M.read_tables(raw, dataclasses.replace(model, payload_sha256=hashlib.sha256(b"x").hexdigest()))
+        is None
+    )
+    monkeypatch.setattr(unicodedata, "unidata_version", unicodedata.unidata_version + ".9")
+    assert M.read_tables(raw, model) is None
+    S.get_scorer.cache_clear()
+    try:  # the scorer then builds its own tables: writable arrays, the same values
+        assert S.get_scorer().unigram_cost_t.flags.writeable
+    finally:
+        S.get_scorer.cache_clear()
+
+
+def test_damaged_tables_are_refused():
+    model = M.load_model()
+    raw = M.tables_bytes()
+    assert raw is not None
+    with pytest.raises(DetectionError, match="format marker"):
+        M.read_tables(b"XXXXXXXX" + raw[8:], model)
+    damaged = bytearray(raw)
+    damaged[-1] ^= 0xFF
+    with pytest.raises(DetectionError, match="hash"):
+        M.read_tables(bytes(damaged), model)
+
+
+def test_round_trip_keeps_dtype_shape_and_alignment(tmp_path):
+    model = M.load_model()
+    arrays = {
+        "a": np.arange(3, dtype=np.uint8),
+        "b": np.arange(6, dtype=np.float32).reshape(2, 3),
+        "c": np.array([-1, 2**40], np.int64),
+    }
+    M.write_tables(tmp_path / "t.bin", arrays, model)
+    back = M.read_tables((tmp_path / "t.bin").read_bytes(), model)
+    assert back is not None and back.keys() == arrays.keys()
+    for name, array in arrays.items():
+        assert back[name].dtype == array.dtype and np.array_equal(back[name], array)
+        assert back[name].ctypes.data % array.dtype.itemsize == 0
