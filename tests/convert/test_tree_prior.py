@@ -357,3 +357,24 @@ def test_command_line_switch_table_and_json(tmp_path: Path, capsys: pytest.Captu
     files = {f["path"]: f for f in json.loads(capsys.readouterr().out)["files"]}
     assert files["short.txt"]["decision"] == TREE_PRIOR
     assert main(["scan", str(src), "--no-tree-prior", "--json"]) == 1
+
+
+def test_ebcdic_twins_stay_quarantined_among_confident_neighbours(tmp_path: Path) -> None:
+    """cp037 and cp500 read the same letters and differ in ``! [ ] ^ |``: the detector gives such twins
+    even odds whatever the prior (its evidence cannot tell them apart), so six confident cp037 neighbours
+    must not write a cp500 file with brackets as cp037 (that would be silently wrong)."""
+    voter = (
+        "Le comité a décidé que la réunion aura lieu à Genève, près du lac, en été. "
+        "Les élèves préparent leurs thèmes avec soin et beaucoup de café.\n"
+    )
+    twin = (
+        "Utilisation : commande [OPTION]... [FICHIER]... Attention ! Ceci efface tout !\n"
+        "Voir aussi [AIDE] et [MANUEL] pour les détails.\n"
+    ) * 3
+    files = {f"mainframe/v{i}.txt": (voter * (i + 2)).encode("cp037") for i in range(6)}
+    src = write_tree(tmp_path / "src", {**files, "mainframe/usage.txt": twin.encode("cp500")})
+    recs = _records(convert(src, tmp_path / "out", fsync=False))
+    assert all((recs[p].outcome, recs[p].encoding) == ("converted", "cp037") for p in files)
+    rec = recs["mainframe/usage.txt"]
+    assert (rec.outcome, rec.verification, rec.decision) == ("quarantined", "ambiguous", "detector")
+    assert not (tmp_path / "out" / "mainframe" / "usage.txt").exists()
