@@ -304,6 +304,7 @@ def file_system_type(device: int) -> str | None:
     return None
 
 
+@functools.cache  # per device, once a process: the mount table is read once, not at every group commit
 def batch_syncfs_usable(device: int) -> bool:
     """True when one ``syncfs`` on the file system of ``device`` makes its files as durable as an fsync
     of each would, with errors reported: Linux >= 5.8 and a file system of :data:`SYNCFS_FILE_SYSTEMS`."""
