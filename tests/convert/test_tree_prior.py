@@ -378,3 +378,30 @@ def test_ebcdic_twins_stay_quarantined_among_confident_neighbours(tmp_path: Path
     rec = recs["mainframe/usage.txt"]
     assert (rec.outcome, rec.verification, rec.decision) == ("quarantined", "ambiguous", "detector")
     assert not (tmp_path / "out" / "mainframe" / "usage.txt").exists()
+
+
+#: Traditional Chinese UTF-16LE notes without BOM, long enough to be decided on their own (the voters)
+_ZH_HANT = (
+    "我們明天早上在車站見面，然後一起去圖書館看書。",
+    "這家餐廳的湯麵很好吃，價錢也不貴，我常常來這裡。",
+    "他說今年夏天要去台灣旅行，想看看山上的風景。",
+    "老師請學生把作業寫完以後，再交給班長收起來。",
+    "下雨的時候，我們就在家裡喝茶、聊天、聽音樂。",
+    "這本書的故事很長，可是每一章都寫得非常精彩。",
+)
+#: 14 bytes of BOM-less UTF-16LE ("他把舊電腦裡的"): its line-feed byte (0x0A, the low byte of 舊) once
+#: made convert search it for a split under a reading the detector put at 5e-6 (windows-1250), and it
+#: was quarantined as "mixed: macintosh up to byte 5, then GBK" before the tree prior could read it
+SHORT_UTF16 = "他把舊電腦裡的".encode("utf-16-le")
+
+
+def test_short_bomless_utf16_is_not_split_under_an_improbable_reading(tmp_path: Path) -> None:
+    alone = _run(tmp_path, {"short.txt": SHORT_UTF16}, name="alone")["short.txt"]
+    assert (alone.outcome, alone.verification) == ("quarantined", "ambiguous")
+    assert alone.mixed is None
+    voters = {f"zh/n{i}.txt": (t + "\n").encode("utf-16-le") for i, t in enumerate(_ZH_HANT)}
+    recs = _run(tmp_path, {**voters, "zh/short.txt": SHORT_UTF16}, name="tree")
+    assert all(recs[p].encoding == "UTF-16LE" and recs[p].outcome == "converted" for p in voters)
+    rec = recs["zh/short.txt"]
+    assert (rec.outcome, rec.encoding, rec.decision) == ("converted", "UTF-16LE", TREE_PRIOR)
+    assert (tmp_path / "tree" / "zh" / "short.txt").read_text("utf-8") == "他把舊電腦裡的"
