@@ -184,6 +184,13 @@ UNSERVED_LANGUAGE_LOGP = -3.0
 #: are exempt). Only readings that differ there are affected: ASCII reads alike in all of them.
 #: Chosen on the development sets (docs/detection.md, "Served languages").
 GLUED_LETTER_LOGP = -3.0
+#: cost (nats) of each U+00A4 CURRENCY SIGN in a reading: the placeholder ISO 8859-1 put where a
+#: national currency sign would go, which prose does not use and which ISO 8859-15, ISO 8859-7:2003 and
+#: windows-1255 replaced by the euro or sheqel sign. The model counts symbols as one class and priced
+#: "¤" like "€": a Danish ISO-8859-15 text with "(€)" tied with its windows-1252 reading "(¤)".
+#: The same price as a letter glued to digits; chosen on the development sets (docs/detection.md).
+PLACEHOLDER_SIGN_LOGP = -3.0
+_PLACEHOLDER_SIGN = "\u00a4"
 #: (the character class first, the neighbours looked at after it: the same matches as a lookbehind
 #: first, 3x faster, as most characters fail the class at once)
 _GLUED = re.compile(r"[^\x00-\x7f](?:(?<=[0-9][^\x00-\x7f])|(?=[0-9]))")
@@ -1191,6 +1198,16 @@ def _rank(
                 )
             )
         marks, glued = _text_marks(text, uniform, glue) if ls.letters else (0, 0)
+        signs = text.count(_PLACEHOLDER_SIGN) if ls.letters else 0
+        if signs:
+            prior += PLACEHOLDER_SIGN_LOGP * signs
+            evs.append(
+                Evidence(
+                    "prior",
+                    f"{signs} placeholder currency signs (\u00a4)",
+                    PLACEHOLDER_SIGN_LOGP * signs,
+                )
+            )
         if marks:
             prior += IN_WORD_ASCII_MARK_LOGP * marks
             evs.append(
@@ -1240,10 +1257,11 @@ def _text_marks(text: str, uniform: bool, glue: bool) -> tuple[int, int]:
 def _marks_logp(text: str, uniform: bool, glue: bool) -> float:
     """The log-odds :func:`_text_marks` adds to a reading (the pruning passes add it too, so that a
     reading they keep or drop is judged as the final ranking judges it)."""
+    signs = PLACEHOLDER_SIGN_LOGP * text.count(_PLACEHOLDER_SIGN)
     if not (uniform or glue):
-        return 0.0
+        return signs
     marks, glued = _text_marks(text, uniform, glue)
-    return IN_WORD_ASCII_MARK_LOGP * marks + GLUED_LETTER_LOGP * glued
+    return IN_WORD_ASCII_MARK_LOGP * marks + GLUED_LETTER_LOGP * glued + signs
 
 
 def _glued_letters(text: str) -> int:
@@ -1325,7 +1343,8 @@ def _reading_priors(
     uniform = not {i.kind for i in names} <= _ASCII_COMPATIBLE_KINDS
     glue = _glued_bytes(data)
     boosted = priors.customary(s.tld)  # priors.tld_prior for every reading, the TLD parsed once
-    if s.declared is None and not s.prior and not (uniform or glue):  # (the terms below are then all 0.0)
+    signs = any(_PLACEHOLDER_SIGN in t for t in scored)
+    if s.declared is None and not s.prior and not (uniform or glue or signs):  # (the terms below: all 0.0)
         return [priors.base_prior(i.name) + (priors.TLD_BOOST if i.name in boosted else 0.0) for i in names]
     # the marks of each distinct reading once: many code pages read the first bytes alike
     marks = {m: _marks_logp(m, uniform, glue) for m in dict.fromkeys(scored)}
