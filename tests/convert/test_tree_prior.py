@@ -360,24 +360,34 @@ def test_command_line_switch_table_and_json(tmp_path: Path, capsys: pytest.Captu
 
 
 def test_ebcdic_twins_stay_quarantined_among_confident_neighbours(tmp_path: Path) -> None:
-    """cp037 and cp500 read the same letters and differ in ``! [ ] ^ |``: the detector gives such twins
-    even odds whatever the prior (its evidence cannot tell them apart), so six confident cp037 neighbours
-    must not write a cp500 file with brackets as cp037 (that would be silently wrong)."""
+    """cp037 and cp500 read the same letters and differ in ``! [ ] ^ |``. Where the marks pair up in
+    one reading only (cp500's "[OPTION]" is cp037's "¢OPTION!"), the file's own bytes decide; where
+    they cannot ("Attention !" vs "Attention |"), the detector gives the twins even odds whatever the
+    prior, so six confident cp037 neighbours must not write a cp500 file as cp037 (silently wrong)."""
     voter = (
         "Le comité a décidé que la réunion aura lieu à Genève, près du lac, en été. "
         "Les élèves préparent leurs thèmes avec soin et beaucoup de café.\n"
     )
-    twin = (
+    bracketed = (
         "Utilisation : commande [OPTION]... [FICHIER]... Attention ! Ceci efface tout !\n"
         "Voir aussi [AIDE] et [MANUEL] pour les détails.\n"
     ) * 3
+    twin = "Attention ! Ceci efface tout ! Vérifiez la sauvegarde avant de continuer !\n" * 3
     files = {f"mainframe/v{i}.txt": (voter * (i + 2)).encode("cp037") for i in range(6)}
-    src = write_tree(tmp_path / "src", {**files, "mainframe/usage.txt": twin.encode("cp500")})
+    tree = {
+        **files,
+        "mainframe/usage.txt": bracketed.encode("cp500"),
+        "mainframe/warn.txt": twin.encode("cp500"),
+    }
+    src = write_tree(tmp_path / "src", tree)
     recs = _records(convert(src, tmp_path / "out", fsync=False))
     assert all((recs[p].outcome, recs[p].encoding) == ("converted", "cp037") for p in files)
     rec = recs["mainframe/usage.txt"]
+    assert (rec.outcome, rec.encoding, rec.decision) == ("converted", "cp500", "detector")
+    assert (tmp_path / "out" / "mainframe" / "usage.txt").read_text("utf-8") == bracketed
+    rec = recs["mainframe/warn.txt"]
     assert (rec.outcome, rec.verification, rec.decision) == ("quarantined", "ambiguous", "detector")
-    assert not (tmp_path / "out" / "mainframe" / "usage.txt").exists()
+    assert not (tmp_path / "out" / "mainframe" / "warn.txt").exists()
 
 
 #: Traditional Chinese UTF-16LE notes without BOM, long enough to be decided on their own (the voters)
