@@ -15,6 +15,7 @@ import codecs
 from dataclasses import dataclass
 from functools import cache
 
+from mojifix import extra_codecs
 from mojifix.whatwg._tables import INDEXES, NO_ENTRY
 
 __all__ = [
@@ -163,6 +164,8 @@ REGISTRY: tuple[EncodingInfo, ...] = (
     # text no earlier entry decodes to the same characters
     _f("hp_roman8"),
     _f("cp1006"),
+    # Vietnamese VISCII (RFC 1456), a codec of mojifix's own (mojifix.extra_codecs): CPython has none
+    *(_f(name) for name in extra_codecs.NAMES),
     # UTF-7 (RFC 2152): never a statistical candidate; read only by its own strict stage (detect/utf7.py)
     _f("utf_7", "escape"),
 )
@@ -208,7 +211,7 @@ SERVES: dict[str, tuple[str, ...]] = {
     "ISO-8859-14": ("cy", "ga", "br"),
     # Latin-3 "South European": Maltese and Esperanto (and Turkish, before ISO-8859-9)
     "ISO-8859-3": ("mt", "eo", "tr"),
-    "windows-1258": ("vi",),
+    **dict.fromkeys(("windows-1258", "viscii"), ("vi",)),
     **dict.fromkeys(("windows-874", "tis-620"), ("th",)),
     **dict.fromkeys(("mac-iceland", "cp861"), ("is",)),
     "cp273": ("de",),
