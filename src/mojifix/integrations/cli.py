@@ -98,7 +98,9 @@ def run(args: argparse.Namespace) -> int:
         def records() -> Iterator[Any]:
             for path in args.inputs:
                 progress.file(path)
-                yield from iter_http_records(path, reader=args.reader, errors=summary.errors)
+                yield from iter_http_records(
+                    path, reader=args.reader, errors=summary.errors, full_records=False
+                )
 
         advance = progress.advance if progress.enabled else None  # no call per record without a bar
         rows = decode_records(records(), summary, fallback=args.fallback, trust=args.trust, on_record=advance)
