@@ -16,7 +16,6 @@ member proves, and flagged ``warc-content-length-mismatch``.
 from __future__ import annotations
 
 import io
-import json
 import re
 import zlib
 from collections import Counter
@@ -879,33 +878,42 @@ def _parquet_schema() -> Any:
 
 
 #: What the compiled JSON-lines writer writes before each value of a row (``{"uri": ``, ``, "record_id": ``,
-#: ...), spelled by json.dumps, and after the last.
+#: ...), spelled as json.dumps spells them (the names are lowercase ASCII letters and "_", which it quotes as
+#: they are; tests/native/test_warc_jsonl.py compares), and after the last. Not built with json: a run
+#: that writes no reference line never imports it (about 3 ms of start-up).
 _JSONL_PREFIXES = tuple(
-    f"{'{' if k == 0 else ', '}{json.dumps(name)}: ".encode("ascii") for k, name in enumerate(ROW_FIELDS)
+    f'{"{" if k == 0 else ", "}"{name}": '.encode("ascii") for k, name in enumerate(ROW_FIELDS)
 )
 _JSONL_END = b"}\n"
 
 
-def _jsonl_line() -> Callable[[WarcRow], bytes]:
-    """A function giving one row's JSON line as UTF-8: ``json.dumps(row.to_dict(), ensure_ascii=False)`` and
-    a newline, the reference, or the compiled writer's same bytes in one call (mojifix._native decides).
+def _reference_line() -> Callable[[WarcRow], bytes]:
+    """``json.dumps(row.to_dict(), ensure_ascii=False)`` and a newline, as UTF-8: the reference writer."""
+    import json  # here, not at import: with the compiled writer most runs never need it
 
-    The compiled writer escapes and encodes the text in one pass (docs/integrations.md); a row it does not
-    write (a lone surrogate, which UTF-8 cannot encode) goes the reference way, which raises as before.
-    """
     encode = json.JSONEncoder(ensure_ascii=False).encode  # built once, not per row
 
     def reference(row: WarcRow) -> bytes:
         return (encode(row.to_dict()) + "\n").encode("utf-8")
 
+    return reference
+
+
+def _jsonl_line() -> Callable[[WarcRow], bytes]:
+    """A function giving one row's JSON line as UTF-8: the reference (``_reference_line``), or the compiled
+    writer's same bytes in one call (mojifix._native decides).
+
+    The compiled writer escapes and encodes the text in one pass (docs/integrations.md); a row it does not
+    write (a lone surrogate, which UTF-8 cannot encode) goes the reference way, which raises as before.
+    """
     kernel = _native.warc_writer_kernel()
     if kernel is None:
-        return reference
+        return _reference_line()
     compiled_line, values = kernel.line, attrgetter(*ROW_FIELDS)
 
     def compiled(row: WarcRow) -> bytes:
         out: bytes | None = compiled_line(_JSONL_PREFIXES, values(row), _JSONL_END)
-        return reference(row) if out is None else out
+        return _reference_line()(row) if out is None else out
 
     return compiled
 
