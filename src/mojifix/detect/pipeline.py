@@ -398,7 +398,7 @@ def detect(
 def _byte_counts(data: bytes) -> np.ndarray:
     """The histogram of the byte values of ``data`` (int64 [256]): ``np.bincount``, or the compiled count
     (the same integers, in a fraction of the time: bincount converts every byte to a 64-bit index first)."""
-    add = _byte_counter()
+    add = _compiled("add_byte_counts")
     if add is None:
         return np.bincount(np.frombuffer(data, np.uint8), minlength=256)
     counts = np.zeros(256, np.int64)
@@ -407,10 +407,11 @@ def _byte_counts(data: bytes) -> np.ndarray:
 
 
 @cache
-def _byte_counter() -> Callable[[bytes, np.ndarray], None] | None:
-    """The compiled ``add_byte_counts`` (``mojifix.detect._scoring``), or None: the reference is forced or
-    it is not built (looked up once; the model is not loaded for it)."""
-    return getattr(_native.detect_kernel(), "add_byte_counts", None)
+def _compiled(name: str) -> Callable | None:
+    """The compiled function ``name`` of ``mojifix.detect._scoring`` (``add_byte_counts``, ``glued_bytes``,
+    ``text_marks``), or None: the reference is forced or it is not built (looked up once; the model is
+    not loaded for it)."""
+    return getattr(_native.detect_kernel(), name, None)
 
 
 # ---- decision ------------------------------------------------------------------------------------
@@ -490,7 +491,7 @@ def _decide(s: _State) -> Detection:
     counts = s.hist.tolist()
     ebcdic_like = _ebcdic_like(counts, n)
     if guess is None:
-        bin_ev = binary.binary_evidence(s.hist, n, ebcdic_like=ebcdic_like)
+        bin_ev = binary.binary_evidence(counts, n, ebcdic_like=ebcdic_like)
     else:  # UTF-16/32 text has control-range *bytes* (Cyrillic U+04xx -> 0x04): judge the decoded text
         bin_ev = binary.decoded_binary_evidence(s.head.decode(_PYCODEC[guess[0]], "replace"))
     # 3b. UTF-16 by content: no zero byte at all (pure CJK, or Cyrillic/Greek whose bytes look binary),
@@ -506,7 +507,7 @@ def _decide(s: _State) -> Detection:
         if guess is not None and reading is not None and reading.per_char < structure.CONTENT_MIN_SCORE:
             # a few zeros, but neither byte order reads as text: random or binary data
             guess = None
-            bin_ev = binary.binary_evidence(s.hist, n, ebcdic_like=ebcdic_like)
+            bin_ev = binary.binary_evidence(counts, n, ebcdic_like=ebcdic_like)
     controls_ev = None  # a few control bytes in what may still be text (judged after ranking)
     if bin_ev is not None:
         if guess is not None or counts[0] or bin_ev[0] > TEXT_CONTROL_SHARE:
@@ -1154,6 +1155,9 @@ def _rank(
         ks = [max(k, TOP_LANGUAGES_SHORT) if _is_declared(s, groups[t]) else k for t in texts]
         scores = scorer.score_many(texts, [_languages_of(groups[t]) for t in texts], languages=ks)
     ranked = []
+    # the marks of the readings that have letters (the others pay none), in one pass
+    lettered = [text for text, ls in zip(texts, scores, strict=True) if ls.letters]
+    marks_of = dict(zip(lettered, _marks_of(lettered, uniform, glue), strict=True))
     boosted = priors.customary(s.tld)  # priors.tld_prior for every reading, the TLD parsed once
     given = " given ." + s.tld if s.tld else ""
     for text, ls in zip(texts, scores, strict=True):
@@ -1190,7 +1194,7 @@ def _rank(
                     "declaration", f"the input declares {info.name}; all its bytes decode", DECLARATION_LOGP
                 )
             )
-        marks, glued = _text_marks(text, uniform, glue) if ls.letters else (0, 0)
+        marks, glued = marks_of.get(text, (0, 0))
         if marks:
             prior += IN_WORD_ASCII_MARK_LOGP * marks
             evs.append(
@@ -1222,9 +1226,27 @@ def _rank(
 
 
 def _glued_bytes(data: bytes) -> bool:
-    """Whether ``data`` has a non-ASCII byte next to an ASCII digit (see :data:`_GLUE_CLASSES`)."""
+    """Whether ``data`` has a non-ASCII byte next to an ASCII digit: by the compiled ``glued_bytes`` when
+    it is active, else :func:`_glued_bytes_reference`."""
+    compiled = _compiled("glued_bytes")
+    return _glued_bytes_reference(data) if compiled is None else compiled(data)
+
+
+def _glued_bytes_reference(data: bytes) -> bool:
+    """:func:`_glued_bytes` by one byte translation and two substring tests (see :data:`_GLUE_CLASSES`)."""
     classes = data.translate(_GLUE_CLASSES)
     return b"0\x80" in classes or b"\x800" in classes
+
+
+def _marks_of(texts: list[str], uniform: bool, glue: bool) -> list[tuple[int, int]]:
+    """:func:`_text_marks` of each reading: in one call of the compiled ``text_marks`` when it is active
+    (and there is something to count)."""
+    if not (uniform or glue):
+        return [(0, 0)] * len(texts)
+    compiled = _compiled("text_marks")
+    if compiled is None:
+        return [_text_marks(text, uniform, glue) for text in texts]
+    return compiled(texts, uniform, glue)
 
 
 def _text_marks(text: str, uniform: bool, glue: bool) -> tuple[int, int]:
@@ -1237,13 +1259,15 @@ def _text_marks(text: str, uniform: bool, glue: bool) -> tuple[int, int]:
     )
 
 
-def _marks_logp(text: str, uniform: bool, glue: bool) -> float:
-    """The log-odds :func:`_text_marks` adds to a reading (the pruning passes add it too, so that a
-    reading they keep or drop is judged as the final ranking judges it)."""
-    if not (uniform or glue):
-        return 0.0
-    marks, glued = _text_marks(text, uniform, glue)
-    return IN_WORD_ASCII_MARK_LOGP * marks + GLUED_LETTER_LOGP * glued
+def _marks_logp(texts: Iterable[str], uniform: bool, glue: bool) -> dict[str, float]:
+    """The log-odds :func:`_text_marks` adds to each distinct reading of ``texts`` (the pruning passes add
+    it too, so that a reading they keep or drop is judged as the final ranking judges it)."""
+    logp = dict.fromkeys(texts, 0.0)
+    if uniform or glue:
+        distinct = list(logp)
+        for text, (marks, glued) in zip(distinct, _marks_of(distinct, uniform, glue), strict=True):
+            logp[text] = IN_WORD_ASCII_MARK_LOGP * marks + GLUED_LETTER_LOGP * glued
+    return logp
 
 
 def _glued_letters(text: str) -> int:
@@ -1292,7 +1316,7 @@ def _prune(
     ]
     prior = _reading_priors(s, groups, names, texts, heads, prefix)
     single_idx = [i for i, single in enumerate(bytewise) if single]
-    bound, first = _bound_first(scorer, names, keys, prior, _byte_counts(prefix))
+    bound, first = _bound_first(scorer, names, keys, prior, prefix)
     # the readings likely to be the only one kept, fully scored in the same call (as the final scoring
     # would score each alone): every multi-byte one, or the single-byte one with the best bound
     multi = [i for i, single in enumerate(bytewise) if not single]
@@ -1328,7 +1352,7 @@ def _reading_priors(
     if s.declared is None and not s.prior and not (uniform or glue):  # (the terms below are then all 0.0)
         return [priors.base_prior(i.name) + (priors.TLD_BOOST if i.name in boosted else 0.0) for i in names]
     # the marks of each distinct reading once: many code pages read the first bytes alike
-    marks = {m: _marks_logp(m, uniform, glue) for m in dict.fromkeys(scored)}
+    marks = _marks_logp(scored, uniform, glue)
     return [
         priors.base_prior(i.name)
         + (priors.TLD_BOOST if i.name in boosted else 0.0)
@@ -1394,7 +1418,7 @@ def _score_bounded(
         best = max(results[i].loglik + prior[i] for i in results)
         kept = [i for i in sorted(results) if results[i].loglik + prior[i] >= best - PRUNE_MARGIN]
         return [texts[i] for i in kept], [results[i] for i in kept]
-    bound, first = _bound_first(scorer, names, keys, prior, _byte_counts(data))
+    bound, first = _bound_first(scorer, names, keys, prior, data)
     results = {}
 
     def score(which: list[int]) -> float:
@@ -1416,23 +1440,23 @@ def _score_bounded(
 
 
 def _bound_first(
-    scorer: Scorer, names: list[EncodingInfo], keys: list[LanguagesKey], prior: list[float], hist: np.ndarray
+    scorer: Scorer, names: list[EncodingInfo], keys: list[LanguagesKey], prior: list[float], data: bytes
 ) -> tuple[list[float], list[int]]:
-    """Upper bound + prior of each single-byte reading (+inf for the others) of bytes with histogram
-    ``hist``, and the readings to score first: the multi-byte ones and the :data:`PRUNE_FIRST`
-    best-bounded single-byte ones, or when there is no multi-byte one, the single-byte ones whose bound
-    is within :data:`PRUNE_BOUND_EXCESS` per byte of the best (those the bound would not skip)."""
+    """Upper bound + prior of each single-byte reading (+inf for the others) of ``data``, and the readings
+    to score first: the multi-byte ones and the :data:`PRUNE_FIRST` best-bounded single-byte ones, or when
+    there is no multi-byte one, the single-byte ones whose bound is within :data:`PRUNE_BOUND_EXCESS` per
+    byte of the best (those the bound would not skip)."""
     single_idx = [i for i, info in enumerate(names) if info.kind in ("single", "ebcdic")]
     bound = [np.inf] * len(names)
     if single_idx:
-        ubs = scorer.upper_bound_list([keys[i] for i in single_idx], hist)
+        ubs = scorer.upper_bound_list([keys[i] for i in single_idx], _byte_counts(data))
         for i, ub in zip(single_idx, ubs, strict=True):
             bound[i] = ub + prior[i]
     first = [i for i, info in enumerate(names) if info.kind not in ("single", "ebcdic")]
     if first:  # multi-byte readings: usually one of them is far ahead (CJK text)
         first += sorted(single_idx, key=lambda i: -bound[i])[:PRUNE_FIRST]
     elif single_idx:
-        likely = max(bound[i] for i in single_idx) - PRUNE_BOUND_EXCESS * int(hist.sum()) - PRUNE_MARGIN
+        likely = max(bound[i] for i in single_idx) - PRUNE_BOUND_EXCESS * len(data) - PRUNE_MARGIN
         first = [i for i in single_idx if bound[i] >= likely]
     return bound, first
 
@@ -1463,6 +1487,10 @@ def _score_heads(
     return scores[len(unique) :]
 
 
+#: where the byte histogram's two halves start (ASCII, then the bytes 0x80-0xFF)
+_HALVES = np.array([0, 128], np.intp)
+
+
 def _shortlist(
     scorer: Scorer, survivors: list[_Survivor], hist: np.ndarray, given: Mapping[str, float] | None = None
 ) -> list[_Survivor]:
@@ -1475,7 +1503,7 @@ def _shortlist(
     singles = [info.name for info, _ in survivors if info.kind == "single"]
     if len(singles) <= SHORTLIST_MIN:
         return survivors
-    low, high = int(hist[:128].sum()), int(hist[128:].sum())
+    low, high = np.add.reduceat(hist, _HALVES).tolist()  # ASCII and non-ASCII bytes
     if low > SHORTLIST_ASCII_RATIO * high:
         hist = hist.astype(np.float64)
         hist[:128] *= SHORTLIST_ASCII_RATIO * high / low
