@@ -1632,11 +1632,90 @@ glued_bytes(PyObject *module, PyObject *args)
     return PyBool_FromLong(found);
 }
 
+/* ---- validity: a block without the interior of its ASCII runs (twin of validity.compact_ascii_reference) ---- */
+
+/* Bytes kept at the start of each ASCII run: a multi-byte character is at most four bytes (GB18030's
+ * four-byte form, whose second and fourth bytes are ASCII digits), so a decoder deciding on a sequence
+ * that starts before the run reads at most its first three bytes (validity.COMPACT_LOOKAHEAD). */
+#define COMPACT_LOOKAHEAD 3
+
+PyDoc_STRVAR(compact_ascii_doc,
+             "compact_ascii(block) -> (compacted, cuts) or None\n\n"
+             "validity.compact_ascii_reference: ``block`` without the bytes after the first three of each "
+             "run of ASCII bytes, and where the dropped stretches were: "
+             "``cuts`` holds int64 pairs (position in ``compacted`` of the first byte after a dropped "
+             "stretch, bytes dropped up to there). None when nothing would be dropped.");
+
+static PyObject *
+compact_ascii(PyObject *module, PyObject *args)
+{
+    Py_buffer view;
+    if (!PyArg_ParseTuple(args, "y*", &view)) {
+        return NULL;
+    }
+    const uint8_t *b = view.buf;
+    Py_ssize_t n = view.len;
+    PyObject *result = NULL, *compacted = NULL, *cuts = NULL;
+    uint8_t *out = NULL;
+    int64_t *pairs = NULL;
+    Py_ssize_t n_out = 0, n_pairs = 0, dropped = 0;
+    out = PyMem_Malloc((size_t)(n ? n : 1));
+    /* (a cut needs a dropped byte and a kept one after it: at most n / 2 cuts) */
+    pairs = PyMem_Malloc((size_t)(n / 2 + 1) * 2 * sizeof *pairs);
+    if (out == NULL || pairs == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t i = 0;
+    while (i < n) {
+        out[n_out++] = b[i];
+        if (b[i] >= 0x80) {
+            i++;
+            continue;
+        }
+        /* the first COMPACT_LOOKAHEAD bytes of an ASCII run are kept, the rest of the run dropped */
+        Py_ssize_t kept = i + 1, j = i + 1;
+        while (j < n && b[j] < 0x80) {
+            if (j < i + COMPACT_LOOKAHEAD) {
+                out[n_out++] = b[j];
+                kept = j + 1;
+            }
+            j++;
+        }
+        if (j > kept) {
+            dropped += j - kept;
+            if (j < n) { /* (a run that ends the block leaves nothing after it to map) */
+                pairs[2 * n_pairs] = n_out;
+                pairs[2 * n_pairs + 1] = dropped;
+                n_pairs++;
+            }
+        }
+        i = j;
+    }
+    if (dropped == 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    compacted = PyBytes_FromStringAndSize((const char *)out, n_out);
+    cuts = PyBytes_FromStringAndSize((const char *)pairs, n_pairs * 2 * (Py_ssize_t)sizeof *pairs);
+    if (compacted != NULL && cuts != NULL) {
+        result = PyTuple_Pack(2, compacted, cuts);
+    }
+done:
+    Py_XDECREF(compacted);
+    Py_XDECREF(cuts);
+    PyMem_Free(out);
+    PyMem_Free(pairs);
+    PyBuffer_Release(&view);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"segments", segments, METH_VARARGS, segments_doc},
     {"add_byte_counts", add_byte_counts, METH_VARARGS, add_byte_counts_doc},
     {"text_marks", text_marks, METH_VARARGS, text_marks_doc},
     {"glued_bytes", glued_bytes, METH_VARARGS, glued_bytes_doc},
+    {"compact_ascii", compact_ascii, METH_VARARGS, compact_ascii_doc},
     {NULL, NULL, 0, NULL},
 };
 

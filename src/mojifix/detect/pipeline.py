@@ -362,13 +362,19 @@ def _validators(s: _State) -> dict[str, validity.StreamValidator]:
 def _feed_validators(
     validators: dict[str, validity.StreamValidator], block: bytes, offset: int, is_ascii_block: bool
 ) -> None:
-    """Give the block at ``offset`` to every validator still running."""
-    for v in validators.values():
-        if v.broken:
-            continue
-        if is_ascii_block and v.info.ascii_compatible and not v.decoder.getstate()[0]:
-            continue  # ASCII is valid in every ASCII-compatible encoding, with nothing pending
-        v.feed(block, offset)
+    """Give the block at ``offset`` to every validator still running (compacted once for the multi-byte
+    ones: :class:`validity.Block`)."""
+    running = [
+        v
+        for v in validators.values()
+        if not v.broken
+        # (ASCII is valid in every ASCII-compatible encoding, with nothing pending)
+        and not (is_ascii_block and v.info.ascii_compatible and not v.decoder.getstate()[0])
+    ]
+    if running:
+        shared = validity.Block.of(block, offset, any(v.info.kind == "multi" for v in running))
+        for v in running:
+            v.feed(shared)
 
 
 def detect(
