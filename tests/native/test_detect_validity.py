@@ -45,8 +45,10 @@ def validate(
         if found is None:
             block = validity.Block(chunk, start)
         else:
-            compacted, offsets = found  # type: ignore[misc]
-            block = validity.Block(chunk, start, compacted, memoryview(offsets).cast("q"))
+            compacted, positions, dropped = found  # type: ignore[misc]
+            block = validity.Block(
+                chunk, start, compacted, memoryview(positions).cast("q"), memoryview(dropped).cast("q")
+            )
         v.feed(block)
         start = end
     return (list(v.errors), v.broken, v.error_at, v.error_reason, v.decoder.getstate())
@@ -57,15 +59,22 @@ def assert_same(data: bytes, cuts: list[int], compact: Callable[[bytes], object]
         assert validate(info, data, cuts, compact) == validate(info, data, cuts, None), (info.name, data)
 
 
+#: inputs of runs: a byte of BYTES repeated 1-20 times, so that long ASCII runs (read eight bytes at a
+#: time by the compiled cut) and long non-ASCII ones occur
+RUNS = st.lists(st.tuples(st.sampled_from(BYTES), st.integers(1, 20)), max_size=12).map(
+    lambda runs: b"".join(bytes([byte]) * count for byte, count in runs)
+)
+
+
 @settings(max_examples=500, deadline=None)
-@given(data=st.lists(st.sampled_from(BYTES), max_size=60).map(bytes))
+@given(data=st.lists(st.sampled_from(BYTES), max_size=60).map(bytes) | RUNS)
 def test_compiled_cut_equals_the_reference(detect_kernel: ModuleType, data: bytes) -> None:
     assert detect_kernel.compact_ascii(data) == validity.compact_ascii_reference(data)
 
 
 @settings(max_examples=300, deadline=None)
 @given(
-    data=st.lists(st.sampled_from(BYTES), min_size=1, max_size=80).map(bytes),
+    data=(st.lists(st.sampled_from(BYTES), min_size=1, max_size=80).map(bytes) | RUNS).filter(len),
     cuts=st.lists(st.integers(1, 79), max_size=3).map(lambda c: sorted(set(c))),
 )
 def test_validators_on_compacted_blocks(detect_kernel: ModuleType, data: bytes, cuts: list[int]) -> None:
@@ -112,7 +121,7 @@ def test_the_comparison_can_fail(detect_kernel: ModuleType) -> None:
     """Keeping one byte of each ASCII run instead of three lets GB18030 read ``\\xd7 6`` + the next
     non-ASCII byte as a four-byte sequence that the real input does not have (found on a Dutch CSV)."""
 
-    def one_byte(block: bytes) -> tuple[bytes, bytes] | None:
+    def one_byte(block: bytes) -> tuple[bytes, bytes, bytes] | None:
         saved = validity.COMPACT_LOOKAHEAD
         validity.COMPACT_LOOKAHEAD = 1
         try:

@@ -1640,11 +1640,31 @@ glued_bytes(PyObject *module, PyObject *args)
 #define COMPACT_LOOKAHEAD 3
 
 PyDoc_STRVAR(compact_ascii_doc,
-             "compact_ascii(block) -> (compacted, cuts) or None\n\n"
+             "compact_ascii(block) -> (compacted, positions, dropped) or None\n\n"
              "validity.compact_ascii_reference: ``block`` without the bytes after the first three of each "
-             "run of ASCII bytes, and where the dropped stretches were: "
-             "``cuts`` holds int64 pairs (position in ``compacted`` of the first byte after a dropped "
-             "stretch, bytes dropped up to there). None when nothing would be dropped.");
+             "run of ASCII bytes, and where the dropped stretches were: for each, as int64 arrays in bytes, "
+             "the position in ``compacted`` of the first byte after it and the bytes dropped up to there "
+             "(a stretch that ends the block has none). None when nothing would be dropped.");
+
+/* The first byte at or after ``i`` with its high bit ``want`` (0x80 or 0), or ``n``: eight bytes at a time
+ * while they all differ from it. */
+static Py_ssize_t
+next_with_high_bit(const uint8_t *b, Py_ssize_t i, Py_ssize_t n, unsigned want)
+{
+    const uint64_t high = 0x8080808080808080u;
+    while (i + 8 <= n) {
+        uint64_t word;
+        memcpy(&word, b + i, 8);
+        if ((want ? word & high : ~word & high) != 0) {
+            break;
+        }
+        i += 8;
+    }
+    while (i < n && (b[i] & 0x80) != want) {
+        i++;
+    }
+    return i;
+}
 
 static PyObject *
 compact_ascii(PyObject *module, PyObject *args)
@@ -1655,57 +1675,54 @@ compact_ascii(PyObject *module, PyObject *args)
     }
     const uint8_t *b = view.buf;
     Py_ssize_t n = view.len;
-    PyObject *result = NULL, *compacted = NULL, *cuts = NULL;
-    uint8_t *out = NULL;
-    int64_t *pairs = NULL;
-    Py_ssize_t n_out = 0, n_pairs = 0, dropped = 0;
-    out = PyMem_Malloc((size_t)(n ? n : 1));
-    /* (a cut needs a dropped byte and a kept one after it: at most n / 2 cuts) */
-    pairs = PyMem_Malloc((size_t)(n / 2 + 1) * 2 * sizeof *pairs);
-    if (out == NULL || pairs == NULL) {
+    PyObject *result = NULL, *compacted = NULL, *positions = NULL, *dropped_at = NULL;
+    uint8_t *out = PyMem_Malloc((size_t)(n ? n : 1));
+    /* (a stretch is dropped from a run of more than COMPACT_LOOKAHEAD bytes, then a non-ASCII byte) */
+    Py_ssize_t most = n / (COMPACT_LOOKAHEAD + 2) + 1;
+    int64_t *pos = PyMem_Malloc((size_t)most * sizeof *pos), *drop = PyMem_Malloc((size_t)most * sizeof *drop);
+    Py_ssize_t n_out = 0, n_cuts = 0, dropped = 0, i = 0;
+    if (out == NULL || pos == NULL || drop == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    Py_ssize_t i = 0;
     while (i < n) {
-        out[n_out++] = b[i];
-        if (b[i] >= 0x80) {
-            i++;
-            continue;
+        Py_ssize_t run = next_with_high_bit(b, i, n, 0); /* non-ASCII bytes [i, run): kept */
+        memcpy(out + n_out, b + i, (size_t)(run - i));
+        n_out += run - i;
+        if (run == n) {
+            break;
         }
-        /* the first COMPACT_LOOKAHEAD bytes of an ASCII run are kept, the rest of the run dropped */
-        Py_ssize_t kept = i + 1, j = i + 1;
-        while (j < n && b[j] < 0x80) {
-            if (j < i + COMPACT_LOOKAHEAD) {
-                out[n_out++] = b[j];
-                kept = j + 1;
-            }
-            j++;
-        }
-        if (j > kept) {
-            dropped += j - kept;
-            if (j < n) { /* (a run that ends the block leaves nothing after it to map) */
-                pairs[2 * n_pairs] = n_out;
-                pairs[2 * n_pairs + 1] = dropped;
-                n_pairs++;
+        Py_ssize_t end = next_with_high_bit(b, run, n, 0x80); /* the ASCII run [run, end) */
+        Py_ssize_t kept = end - run < COMPACT_LOOKAHEAD ? end - run : COMPACT_LOOKAHEAD;
+        memcpy(out + n_out, b + run, (size_t)kept);
+        n_out += kept;
+        if (end - run > kept) {
+            dropped += end - run - kept;
+            if (end < n) { /* (a run that ends the block leaves nothing after it to map) */
+                pos[n_cuts] = n_out;
+                drop[n_cuts] = dropped;
+                n_cuts++;
             }
         }
-        i = j;
+        i = end;
     }
     if (dropped == 0) {
         result = Py_NewRef(Py_None);
         goto done;
     }
     compacted = PyBytes_FromStringAndSize((const char *)out, n_out);
-    cuts = PyBytes_FromStringAndSize((const char *)pairs, n_pairs * 2 * (Py_ssize_t)sizeof *pairs);
-    if (compacted != NULL && cuts != NULL) {
-        result = PyTuple_Pack(2, compacted, cuts);
+    positions = PyBytes_FromStringAndSize((const char *)pos, n_cuts * (Py_ssize_t)sizeof *pos);
+    dropped_at = PyBytes_FromStringAndSize((const char *)drop, n_cuts * (Py_ssize_t)sizeof *drop);
+    if (compacted != NULL && positions != NULL && dropped_at != NULL) {
+        result = PyTuple_Pack(3, compacted, positions, dropped_at);
     }
 done:
     Py_XDECREF(compacted);
-    Py_XDECREF(cuts);
+    Py_XDECREF(positions);
+    Py_XDECREF(dropped_at);
     PyMem_Free(out);
-    PyMem_Free(pairs);
+    PyMem_Free(pos);
+    PyMem_Free(drop);
     PyBuffer_Release(&view);
     return result;
 }

@@ -59,7 +59,7 @@ COMPACT_LOOKAHEAD = 3
 _ASCII_RUN = re.compile(rb"[\x00-\x7f]+")
 
 
-def compact_ascii_reference(block: bytes) -> tuple[bytes, bytes] | None:
+def compact_ascii_reference(block: bytes) -> tuple[bytes, bytes, bytes] | None:
     """``block`` without the interior of its ASCII runs, for the multi-byte validators; None when nothing
     would be dropped.
 
@@ -69,13 +69,14 @@ def compact_ascii_reference(block: bytes) -> tuple[bytes, bytes] | None:
     character can start; a sequence that starts before the run ends within its first three bytes, and
     is decided on the bytes kept. So after them the decoder stands between characters, nothing pending,
     and the rest of the run decodes alike whatever came before: dropping it changes no error and no
-    pending byte. The errors' offsets are mapped back with ``cuts`` (int64 pairs: position in the
-    compacted bytes of the first byte after a dropped stretch, bytes dropped up to there; see
-    :class:`Block`).
+    pending byte. Returns the compacted bytes, and for each dropped stretch (but one that ends the block)
+    the position in them of the first byte after it and the bytes dropped up to there, as int64 arrays
+    in bytes: what maps the errors' positions back to input offsets (:class:`Block`).
     The reference of the compiled ``compact_ascii`` (``mojifix.detect._scoring``).
     """
     pieces: list[bytes] = []
-    cuts: list[int] = []
+    positions: list[int] = []
+    dropped_at: list[int] = []
     dropped = last = 0
     for m in _ASCII_RUN.finditer(block):
         start, end = m.span()
@@ -84,11 +85,12 @@ def compact_ascii_reference(block: bytes) -> tuple[bytes, bytes] | None:
             last = end
             dropped += end - start - COMPACT_LOOKAHEAD
             if end < len(block):  # (a run that ends the block leaves nothing after it to map)
-                cuts += (end - dropped, dropped)
+                positions.append(end - dropped)
+                dropped_at.append(dropped)
     if not dropped:
         return None
     pieces.append(block[last:])
-    return b"".join(pieces), np.array(cuts, np.int64).tobytes()
+    return b"".join(pieces), np.array(positions, np.int64).tobytes(), np.array(dropped_at, np.int64).tobytes()
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +102,9 @@ class Block:
     data: bytes
     offset: int
     compacted: bytes | None = None
-    cuts: memoryview | None = None
+    #: (int64 views) where in ``compacted`` each dropped stretch was, and the bytes dropped up to there
+    positions: memoryview | None = None
+    dropped: memoryview | None = None
 
     @classmethod
     def of(cls, data: bytes, offset: int, compact: bool) -> Block:
@@ -109,21 +113,20 @@ class Block:
         found = kernel(data) if kernel is not None else None
         if found is None:
             return cls(data, offset)
-        return cls(data, offset, found[0], memoryview(found[1]).cast("q"))
+        compacted, positions, dropped = found
+        return cls(data, offset, compacted, memoryview(positions).cast("q"), memoryview(dropped).cast("q"))
 
     def original(self, at: int) -> int:
         """The input offset of position ``at`` of the compacted bytes (negative: a byte kept pending from
         the block before, which compaction never drops)."""
-        cuts = self.cuts
-        if at < 0 or cuts is None:
+        if at < 0 or self.positions is None or self.dropped is None:
             return self.offset + at
-        # (the cuts' positions are the even entries: bisect over them through a stride-2 view)
-        j = bisect_right(cuts[0::2], at) - 1
-        return self.offset + at + (cuts[2 * j + 1] if j >= 0 else 0)
+        j = bisect_right(self.positions, at) - 1
+        return self.offset + at + (self.dropped[j] if j >= 0 else 0)
 
 
 @cache
-def _compact_kernel() -> Callable[[bytes], tuple[bytes, bytes] | None] | None:
+def _compact_kernel() -> Callable[[bytes], tuple[bytes, bytes, bytes] | None] | None:
     """The compiled ``compact_ascii``, or None (the reference is forced, or it is not built): the multi-byte
     validators then decode every byte (the same results; :func:`compact_ascii_reference` is the compiled
     function's twin, for the tests: in Python it costs more than it saves)."""
