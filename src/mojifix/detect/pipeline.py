@@ -15,6 +15,7 @@ memory stays bounded (about BLOCK + SAMPLE_BYTES) on inputs of any size.
 from __future__ import annotations
 
 import codecs
+import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -1516,7 +1517,7 @@ def _shortlist(
     keep = set(ALWAYS_SCORED).union(name for name, logp in (given or {}).items() if logp > 0)
     if scorer.pages is not None:
         flags = scorer.pages.shortlist(hist, scorer.code_page_rows(singles), SHORTLIST_MARGIN, SHORTLIST_MIN)
-        keep.update(name for name, kept in zip(singles, flags, strict=True) if kept)
+        keep.update(itertools.compress(singles, flags))
     else:
         keep.update(_shortlisted_reference(scorer, singles, hist))
     return [(info, ev) for info, ev in survivors if info.kind != "single" or info.name in keep]
