@@ -45,6 +45,9 @@ typedef struct {
     Py_buffer lut, loc, bigram_q, ext_q, unigram_cost_t, known, is_letter, switch_script, cp_flags;
     Py_ssize_t n_langs, n_gids;
     int english, separator_gid, separator_local, non_bmp_standin, upper, lower, mark;
+    /* the per-character tables packed, so that mapping a character reads two words instead of four tables:
+     * per code point, lut | cp_flags << 16; per gid, is_letter | switch_script << 16 (built from them) */
+    uint32_t *code_info, *gid_info;
 } Tables;
 
 /* What the reference returns per text. */
@@ -87,6 +90,9 @@ tables_release(Tables *self)
             PyBuffer_Release(all[i]);
         }
     }
+    PyMem_Free(self->code_info);
+    PyMem_Free(self->gid_info);
+    self->code_info = self->gid_info = NULL;
 }
 
 static void
@@ -160,6 +166,20 @@ tables_init(Tables *self, PyObject *args, PyObject *kwargs)
             return -1;
         }
     }
+    self->code_info = PyMem_Malloc(0x10000 * sizeof *self->code_info);
+    self->gid_info = PyMem_Malloc((size_t)(n_gids ? n_gids : 1) * sizeof *self->gid_info);
+    if (self->code_info == NULL || self->gid_info == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    const uint8_t *cp_flags = self->cp_flags.buf, *is_letter = self->is_letter.buf;
+    const int16_t *switch_script = self->switch_script.buf;
+    for (Py_ssize_t c = 0; c < 0x10000; c++) {
+        self->code_info[c] = (uint32_t)lut_data[c] | (uint32_t)cp_flags[c] << 16;
+    }
+    for (Py_ssize_t g = 0; g < n_gids; g++) {
+        self->gid_info[g] = (uint32_t)is_letter[g] | (uint32_t)(uint16_t)switch_script[g] << 16;
+    }
     return 0;
 }
 
@@ -225,9 +245,7 @@ typedef struct {
                      TextMap *m)                                                                          \
     {                                                                                                     \
         const CHAR_T *chars = (const CHAR_T *)data;                                                       \
-        const uint16_t *RESTRICT lut = t->lut.buf;                                                        \
-        const uint8_t *RESTRICT cp_flags = t->cp_flags.buf, *RESTRICT is_letter = t->is_letter.buf;       \
-        const int16_t *RESTRICT switch_script = t->switch_script.buf;                                     \
+        const uint32_t *RESTRICT code_info = t->code_info, *RESTRICT gid_info = t->gid_info;              \
         const unsigned upper = (unsigned)t->upper, lower = (unsigned)t->lower, mark = (unsigned)t->mark;  \
         const uint16_t separator = (uint16_t)t->separator_gid;                                            \
         const Py_UCS4 standin = (Py_UCS4)t->non_bmp_standin;                                              \
@@ -242,12 +260,14 @@ typedef struct {
             if (c > 0xFFFF) {                                                                             \
                 c = standin; /* a non-BMP character is scored as a rare symbol */                         \
             }                                                                                             \
-            uint16_t g = lut[c];                                                                          \
-            unsigned flags = cp_flags[c];                                                                 \
-            int sw = switch_script[g];                                                                    \
+            uint32_t code = code_info[c];                                                                 \
+            uint16_t g = (uint16_t)code;                                                                  \
+            unsigned flags = code >> 16;                                                                  \
+            uint32_t about = gid_info[g];                                                                 \
+            int sw = (int16_t)(uint16_t)(about >> 16);                                                    \
             gid[i] = g;                                                                                   \
             /* (every gid counted, letters picked below: no branch on letter / not letter per character) */ \
-            n_letters += is_letter[g];                                                                    \
+            n_letters += about & 0xFF;                                                                    \
             if (count[g]++ == 0) {                                                                        \
                 touched[n_touched++] = g;                                                                 \
             }                                                                                             \
