@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import codecs
 import itertools
+import operator
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -110,6 +111,8 @@ ASCII_LIKE_SHARE = 0.2
 #: EBCDIC text longer than a word has spaces or line breaks. Reasoning; checked on the development sets.
 EBCDIC_UNBROKEN_MAX = 12
 _EBCDIC_BREAKS = (0x40, 0x15, 0x25, 0x0D)
+#: (the counts of those bytes, read from the histogram's list in one call)
+_ebcdic_breaks = operator.itemgetter(*_EBCDIC_BREAKS)
 _ASCII_LOWER = slice(0x61, 0x7B)
 #: EBCDIC letter byte ranges, as slices of the byte histogram (0x81-0x89, 0x91-0x99, 0xA2-0xA9, ...)
 _EBCDIC_LETTERS = tuple(
@@ -122,6 +125,7 @@ _EBCDIC_LETTERS = tuple(
 #: the content check on nearly every legacy file.
 UTF16_MAX_SPACE_SHARE = 0.05
 _LINE_AND_SPACE = (0x0A, 0x0D, 0x20)
+_line_and_space = operator.itemgetter(*_LINE_AND_SPACE)
 _UTF16 = ("UTF-16LE", "UTF-16BE")
 #: a byte that can be cut next to without splitting a character in any candidate (see _safe_cut_after)
 _SAFE_BYTE = re.compile(rb"[\x00-\x2f]")
@@ -227,6 +231,11 @@ _PYCODEC = {
 }
 
 
+#: the histogram of no bytes (read-only: a state's histograms are new arrays once a block comes)
+_NO_BYTES = np.zeros(256, np.int64)
+_NO_BYTES.flags.writeable = False
+
+
 @dataclass(slots=True)
 class _State:
     """Per-call state of one detection (the stages' running statistics)."""
@@ -241,12 +250,14 @@ class _State:
     utf8_allowed: bool = True
     total: int = 0
     pending: bytearray = field(default_factory=bytearray)
-    hist: np.ndarray = field(default_factory=lambda: np.zeros(256, np.int64))
+    #: the byte histograms of the input and of the sample (:data:`_NO_BYTES` until a block comes: the
+    #: first block's counts become ``hist``, and an input with no block never reads them)
+    hist: np.ndarray = field(default_factory=lambda: _NO_BYTES)
     zeros: structure.ZeroCounts = field(default_factory=lambda: structure.ZeroCounts([0, 0, 0, 0]))
     head: bytes = b""
     sample: list[tuple[int, bytes]] = field(default_factory=list)
     sample_size: int = 0
-    sample_hist: np.ndarray = field(default_factory=lambda: np.zeros(256, np.int64))
+    sample_hist: np.ndarray = field(default_factory=lambda: _NO_BYTES)
     utf8: Utf8Validator = field(default_factory=Utf8Validator)
     #: the strict decoders of the streamed candidates (:func:`_validators`), made when first needed
     validators: dict[str, validity.StreamValidator] | None = None
@@ -318,7 +329,7 @@ class Detector:
         if not s.head:
             s.head = block
         counts = _byte_counts(block)
-        s.hist += counts
+        s.hist = counts if offset == 0 else s.hist + counts
         s.zeros.total += len(block)
         if s.hist[0]:
             zero = np.frombuffer(block, np.uint8) == 0
@@ -333,7 +344,7 @@ class Detector:
         if not is_ascii_block and s.sample_size < SAMPLE_BYTES:
             s.sample.append((offset, block))
             s.sample_size += len(block)
-            s.sample_hist += counts
+            s.sample_hist = s.sample_hist + counts
 
     def close(self) -> Detection:
         """Finish the input and return the detection."""
@@ -565,7 +576,7 @@ def _decide(s: _State) -> Detection:
     # code unit outside U+0000-U+00FF), or legacy CJK/8-bit text, which reads as scattered code points
     # (the space screen is a shortcut, and one byte is > 5% of a 16-byte file: a caller's prior for
     # UTF-16, e.g. a tree with UTF-16 files without BOM, makes the content check worth running anyway)
-    spaces = sum(counts[b] for b in _LINE_AND_SPACE)
+    spaces = sum(_line_and_space(counts))
     asked = spaces > UTF16_MAX_SPACE_SHARE * n and any(s.prior.get(u, 0.0) > 0 for u in _UTF16)
     if not counts[0] and (spaces <= UTF16_MAX_SPACE_SHARE * n or asked):
         reading = _utf16_content(s)
@@ -900,7 +911,7 @@ def _utf16_content(s: _State) -> structure.ContentReading | None:
 def _ebcdic_like(counts: list[int], n: int) -> bool:
     """Whether EBCDIC candidates are worth considering (see :data:`EBCDIC_SPACE_SHARE`), from the byte
     histogram as a list of integers."""
-    if n > EBCDIC_UNBROKEN_MAX and not any(counts[b] for b in _EBCDIC_BREAKS):
+    if n > EBCDIC_UNBROKEN_MAX and not any(_ebcdic_breaks(counts)):
         return False
     return bool(
         counts[0x40] >= EBCDIC_SPACE_SHARE * n
