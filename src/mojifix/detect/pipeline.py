@@ -478,8 +478,8 @@ def _validity_plan(domain: str, restrict: frozenset[str] | None) -> _ValidityPla
     )
 
 
-def _position(item: tuple[int, _Survivor]) -> int:
-    return item[0]
+#: the position in registry order of a (position, survivor) item, the key survivors are sorted by
+_position = operator.itemgetter(0)
 
 
 def _decide(s: _State) -> Detection:
