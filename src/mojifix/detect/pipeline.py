@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from types import MappingProxyType
 
 import numpy as np
 
@@ -260,9 +261,10 @@ class _State:
     sample_hist: np.ndarray = field(default_factory=lambda: _NO_BYTES)
     utf8: Utf8Validator = field(default_factory=Utf8Validator)
     #: the strict decoders of the streamed candidates (:func:`_validators`), made when first needed
-    validators: dict[str, validity.StreamValidator] | None = None
-    #: (first block, whether it is ASCII) until the validators are made: most inputs are one block and
-    #: decided (valid UTF-8, ASCII) before any stage reads a validator, so they never make them
+    validators: dict[str, validity.StreamValidator] = field(default_factory=dict)
+    #: (first block, whether it is ASCII) until a second block comes: most inputs are one block, and a
+    #: stage then makes only the validators it reads (the UTF-8 and ASCII decisions none, ranking the
+    #: multi-byte ones), from this block; a second block makes them all
     first_block: tuple[bytes, bool] | None = None
     #: candidates that decode all but a few invalid sequences -> their offsets
     partial: dict[str, tuple[int, ...]] = field(default_factory=dict)
@@ -337,10 +339,12 @@ class Detector:
                 s.zeros.by_mod4[i] += int(np.count_nonzero(zero[i::4]))
         s.utf8.feed(block, offset)
         is_ascii_block = block.isascii()
-        if s.validators is None and offset == 0:
+        if offset == 0:
             s.first_block = (block, is_ascii_block)  # validated if and when a stage asks (_validators)
         else:
-            _feed_validators(_validators(s), block, offset, is_ascii_block)
+            validators = _validators(s)  # (all of them, having decoded the first block)
+            s.first_block = None
+            _feed_validators(validators, block, offset, is_ascii_block)
         if not is_ascii_block and s.sample_size < SAMPLE_BYTES:
             s.sample.append((offset, block))
             s.sample_size += len(block)
@@ -359,16 +363,28 @@ class Detector:
         return _decide(s)
 
 
-def _validators(s: _State) -> dict[str, validity.StreamValidator]:
-    """The streamed candidates' validators, having decoded every block so far (made at the first call)."""
-    if s.validators is None:
+def _validators(
+    s: _State, infos: Sequence[EncodingInfo] | None = None
+) -> dict[str, validity.StreamValidator]:
+    """The validators of the streamed candidates ``infos`` (default: all of them), having decoded every
+    block so far: those not made yet are made now and given the first block, the only one there was
+    (a second block makes them all: :meth:`Detector._block`). Returns every validator made so far."""
+    wanted = _validity_plan(s.domain, s.restrict).streamed if infos is None else infos
+    missing = [info for info in wanted if info.name not in s.validators]
+    if missing:
         start = validity.StreamValidator.start
-        s.validators = {info.name: start(info) for info in _validity_plan(s.domain, s.restrict).streamed}
+        made = {info.name: start(info) for info in missing}
         if s.first_block is not None:
             block, is_ascii_block = s.first_block
-            s.first_block = None
-            _feed_validators(s.validators, block, 0, is_ascii_block)
+            _feed_validators(made, block, 0, is_ascii_block)
+        s.validators.update(made)
     return s.validators
+
+
+def _validator(s: _State, name: str) -> validity.StreamValidator | None:
+    """The validator of encoding ``name`` (:func:`_validators`), or None when it is not streamed here."""
+    info = _validity_plan(s.domain, s.restrict).streamed_by_name.get(name)
+    return None if info is None else _validators(s, (info,))[name]
 
 
 def _feed_validators(
@@ -457,6 +473,9 @@ class _ValidityPlan:
     utf8: tuple[tuple[int, EncodingInfo], ...]
     multi: tuple[tuple[int, EncodingInfo], ...]
     streamed: tuple[EncodingInfo, ...]
+    #: the streamed encodings by name, and the multi-byte ones (the validators ranking reads)
+    streamed_by_name: Mapping[str, EncodingInfo]
+    multi_streamed: tuple[EncodingInfo, ...]
 
 
 @lru_cache(maxsize=VALIDITY_PLANS)
@@ -469,12 +488,15 @@ def _validity_plan(domain: str, restrict: frozenset[str] | None) -> _ValidityPla
         tuple((i, info) for i, info in enumerate(allowed) if info.kind == kind)
         for kind in ("single", "ebcdic", "utf8", "multi")
     )
+    streamed = tuple(info for info in allowed if info.kind in _STREAMED_KINDS)
     return _ValidityPlan(
         tuple((rows[info.name], (i, (info, None))) for i, info in single),
         tuple((rows[info.name], (i, (info, None))) for i, info in ebcdic),
         utf8,
         multi,
-        tuple(info for info in allowed if info.kind in _STREAMED_KINDS),
+        streamed,
+        MappingProxyType({info.name: info for info in streamed}),
+        tuple(info for _, info in multi),
     )
 
 
@@ -498,7 +520,7 @@ def _decide(s: _State) -> Detection:
     # 2-3. binary, with zero bytes explained by UTF-16/32 structure
     guess = structure.structure_guess(s.zeros)
     if guess is not None:
-        v = _validators(s).get(guess[0])
+        v = _validator(s, guess[0])
         if v is None or not v.valid:
             guess = None
     magic = binary.signature(s.head)
@@ -541,7 +563,7 @@ def _decide(s: _State) -> Detection:
     # 4 + 6. ASCII, unless an escape-sequence encoding announces itself
     if not any(counts[128:]):  # ascii.is_ascii on the histogram's integers
         for name, marker in escape.escape_candidates(s.head) if _may_hold_escape(counts) else ():
-            v = _validators(s).get(name)
+            v = _validator(s, name)
             if v is not None and v.valid and _ends_clean(v):
                 detail = f"designation sequence {marker!r} present; all {n:,} bytes valid in {name}"
                 ev = Evidence("escape", detail)
@@ -591,10 +613,10 @@ def _decide(s: _State) -> Detection:
     # (encoding, validity detail): the Evidence is built only for candidates that reach the result
     n_bytes = f"{n:,}"
     invalid_single = validity.single_byte_invalid(counts)
-    validators = _validators(s)
     # (escape encodings were decided at stage 6 and UTF-16/32 by their zero-byte structure at stage 3,
     # never by statistics; the others are taken kind by kind, then put back in registry order)
     plan = _validity_plan(s.domain, s.restrict)
+    validators = _validators(s, plan.multi_streamed)
     # single-byte pages: every byte value present defined (detail: _single_byte_detail, if reported)
     found = [item for row, item in plan.singles if not invalid_single >> row & 1]
     if ebcdic_like:
@@ -753,7 +775,7 @@ def _declaration_finding(decl: Declaration, s: _State, survivors: list[_Survivor
             return _declaration_evidence(decl, declared, f"agrees, but for {_errors_detail(errors)}")
         return _declaration_evidence(decl, declared, "agrees: every byte decodes and the text reads best")
     if not any(info.name == declared for info, _ in survivors):
-        v = _validators(s).get(declared)
+        v = _validator(s, declared)
         where = f" (first invalid byte at {v.error_at:,})" if v is not None and v.error_at is not None else ""
         return _declaration_evidence(
             decl, declared, f"contradicted: the bytes are not valid {declared}{where}"
@@ -858,7 +880,7 @@ def _utf7(s: _State) -> Detection | None:
     # (the structure first: it rejects most ASCII with "+" at its first one, faster than the domain test)
     if reading is None or not any(info.name == utf7.UTF7 for info in s.allowed):
         return None
-    rest = _validators(s)[utf7.UTF7] if more else None
+    rest = _validator(s, utf7.UTF7) if more else None
     if rest is not None and not (rest.valid and _ends_clean(rest)):
         return None
     ls = get_scorer().score(reading.words)
@@ -899,7 +921,7 @@ def _utf16_content(s: _State) -> structure.ContentReading | None:
     texts = {}
     head = s.head[: SCORE_BYTES - SCORE_BYTES % 2]
     for name in ("UTF-16LE", "UTF-16BE"):
-        v = _validators(s).get(name)
+        v = _validator(s, name)
         if v is not None and v.valid:
             texts[name] = head.decode(_PYCODEC[name], "replace")
     if not texts:
