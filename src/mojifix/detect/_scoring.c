@@ -48,6 +48,9 @@ typedef struct {
     /* the per-character tables packed, so that mapping a character reads two words instead of four tables:
      * per code point, lut | cp_flags << 16; per gid, is_letter | switch_script << 16 (built from them) */
     uint32_t *code_info, *gid_info;
+    /* a [n_gids] count array, all zero, kept for the next call (taken and given back with the GIL held;
+     * a call that finds it taken, by a thread scoring at the same time, allocates its own) */
+    int32_t *spare_count;
 } Tables;
 
 /* What the reference returns per text. */
@@ -93,6 +96,8 @@ tables_release(Tables *self)
     PyMem_Free(self->code_info);
     PyMem_Free(self->gid_info);
     self->code_info = self->gid_info = NULL;
+    PyMem_RawFree(self->spare_count);
+    self->spare_count = NULL;
 }
 
 static void
@@ -540,6 +545,7 @@ tables_score(Tables *self, PyObject *args)
     TextResult *res = NULL;
     Scratch s = {0};
     Py_ssize_t n_held = 0; /* texts with a reference taken */
+    int dirty = 0;         /* whether s.count may hold non-zero counts (a text's scoring failed) */
     if (allowed_bits == NULL && (allowed.ndim != 2 || allowed.itemsize != 1 || allowed.shape[0] != n_texts ||
                                  allowed.shape[1] != n_langs)) {
         PyErr_SetString(PyExc_ValueError, "score: allowed must be [texts, languages] of bytes");
@@ -584,7 +590,11 @@ tables_score(Tables *self, PyObject *args)
     }
     s.gid = PyMem_RawMalloc((size_t)longest * sizeof *s.gid);
     s.word = PyMem_RawMalloc((size_t)(longest + 1) * sizeof *s.word);
-    s.count = PyMem_RawCalloc((size_t)self->n_gids, sizeof *s.count);
+    s.count = self->spare_count; /* (zero: every call leaves the counts it used at zero) */
+    self->spare_count = NULL;
+    if (s.count == NULL) {
+        s.count = PyMem_RawCalloc((size_t)self->n_gids, sizeof *s.count);
+    }
     s.touched = PyMem_RawMalloc((size_t)self->n_gids * sizeof *s.touched);
     s.uni = PyMem_RawMalloc((size_t)n_langs * sizeof *s.uni);
     s.top = PyMem_RawMalloc((size_t)n_langs * sizeof *s.top);
@@ -596,6 +606,7 @@ tables_score(Tables *self, PyObject *args)
         goto done;
     }
     int failed = 0;
+    dirty = 1; /* (until every text is scored, which leaves the counts at zero) */
     Py_ssize_t chars = 0;
     for (Py_ssize_t i = 0; i < n_texts; i++) {
         chars += in[i].length;
@@ -607,6 +618,7 @@ tables_score(Tables *self, PyObject *args)
     if (released != NULL) {
         PyEval_RestoreThread(released);
     }
+    dirty = failed;
     if (failed) {
         PyErr_NoMemory();
         goto done;
@@ -630,7 +642,11 @@ done:
     PyMem_RawFree(s.gid);
     PyMem_RawFree(s.word);
     PyMem_RawFree(s.word_cost);
-    PyMem_RawFree(s.count);
+    if (s.count != NULL && self->spare_count == NULL && !dirty) {
+        self->spare_count = s.count; /* (given back with the GIL held, as it was taken) */
+    } else {
+        PyMem_RawFree(s.count);
+    }
     PyMem_RawFree(s.touched);
     PyMem_RawFree(s.uni);
     PyMem_RawFree(s.top);
@@ -1123,13 +1139,20 @@ pages_decode(CodePages *self, PyObject *args)
     for (Py_ssize_t i = 0; i < length; i++) {
         present[bytes[i]] = 1;
     }
+    int values[256], n_values = 0; /* the byte values present: only their readings are read below */
+    for (int b = 0; b < 256; b++) {
+        if (present[b]) {
+            values[n_values++] = b;
+        }
+    }
     PyObject *out = PyList_New(n);
     for (Py_ssize_t j = 0; out != NULL && j < n; j++) {
         const uint32_t *table = (const uint32_t *)self->code_points.buf + rows[j] * 256;
         Py_UCS4 reading[256], maxchar = 0;
-        for (int b = 0; b < 256; b++) {
+        for (int k = 0; k < n_values; k++) {
+            int b = values[k];
             reading[b] = table[b] == 0xFFFE ? 0xFFFD : table[b]; /* (charmap's "replace") */
-            if (present[b] && reading[b] > maxchar) {
+            if (reading[b] > maxchar) {
                 maxchar = reading[b];
             }
         }
