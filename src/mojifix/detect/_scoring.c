@@ -177,13 +177,13 @@ tables_init(Tables *self, PyObject *args, PyObject *kwargs)
         PyErr_NoMemory();
         return -1;
     }
-    const uint8_t *cp_flags = self->cp_flags.buf, *is_letter = self->is_letter.buf;
-    const int16_t *switch_script = self->switch_script.buf;
+    const uint8_t *flags_data = self->cp_flags.buf, *letter_data = self->is_letter.buf;
+    const int16_t *script_data = self->switch_script.buf;
     for (Py_ssize_t c = 0; c < 0x10000; c++) {
-        self->code_info[c] = (uint32_t)lut_data[c] | (uint32_t)cp_flags[c] << 16;
+        self->code_info[c] = (uint32_t)lut_data[c] | (uint32_t)flags_data[c] << 16;
     }
     for (Py_ssize_t g = 0; g < n_gids; g++) {
-        self->gid_info[g] = (uint32_t)is_letter[g] | (uint32_t)(uint16_t)switch_script[g] << 16;
+        self->gid_info[g] = (uint32_t)letter_data[g] | (uint32_t)(uint16_t)script_data[g] << 16;
     }
     return 0;
 }
