@@ -3,7 +3,8 @@
 Each shortcut is checked against the straightforward path it replaces: the pruning pass's upper bound
 (skipped readings are ones full scoring would have dropped), scoring texts together or apart, the two
 branches of the histogram sums, the cap on the scored sample (no character split for any candidate),
-and the vectorised pair penalties (against a count character by character).
+the vectorised pair penalties (against a count character by character), the validators made only when
+a stage reads them, and the control-byte count read from the histogram's list.
 """
 
 import itertools
@@ -382,3 +383,34 @@ def test_pair_penalties_match_a_per_character_count(texts):
             setattr(scoring, name, cost)
         for r, w, counts in zip(full, without, expected, strict=True):
             assert r.loglik - w.loglik == pytest.approx(cost * counts[k], abs=1e-6)
+
+
+def test_one_block_input_makes_only_the_validators_ranking_reads():
+    """While the input is one block, ranking makes the multi-byte validators and no others; a second
+    block makes all of them, and either way the detection is what the validators of every block give."""
+    text = "Größere Änderungen am Straßenplan wurden für übermorgen angekündigt.\n"
+    one = pipeline.Detector().feed(text.encode("cp1252"))
+    found = one.close()
+    made = set(one._s.validators)
+    assert made == {info.name for info in REGISTRY if info.kind == "multi"}
+    two = pipeline.Detector()
+    data = (text * (pipeline.BLOCK // len(text) + 2)).encode("cp1252")
+    two.feed(data)
+    assert repr(two.close()) == repr(detect(data))
+    streamed = {info.name for info in REGISTRY if info.kind in pipeline._STREAMED_KINDS}
+    assert set(two._s.validators) == streamed  # (the file domain streams them all)
+    assert found.best().encoding == "windows-1252"
+
+
+@settings(max_examples=200, deadline=None)
+@given(counts=st.lists(st.integers(0, 50), min_size=256, max_size=256), ebcdic=st.booleans())
+def test_binary_evidence_on_a_list_is_the_array_formula(counts, ebcdic):
+    from mojifix.detect import binary
+
+    total = max(sum(counts), 1)
+    as_array = np.array(counts, np.int64)
+    controls = int(as_array[binary._CONTROL_MASK].sum()) - (counts[0x7F] if ebcdic else 0)
+    share = controls / total
+    expected = binary.binary_evidence(as_array, total, ebcdic_like=ebcdic)
+    assert binary.binary_evidence(counts, total, ebcdic_like=ebcdic) == expected
+    assert (expected is not None) == (share > binary.MAX_CONTROL_SHARE)

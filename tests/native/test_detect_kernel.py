@@ -61,13 +61,17 @@ def scorer(detect_kernel: ModuleType) -> Scorer:
 @contextmanager
 def reference(scorer: Scorer) -> Iterator[None]:
     """The shared scorer (the one ``detect`` uses) on its NumPy reference for the duration (the scoring
-    kernel, the code pages' kernel and the sample's cut all taken out)."""
+    kernel, the code pages' kernel and the sample's cut all taken out), and the pipeline's compiled
+    functions too (byte counts, the mark and glue priors)."""
     kernel, pages, segments = scorer.kernel, scorer.pages, scorer.segments
+    compiled = pipeline._compiled
     scorer.kernel = scorer.pages = scorer.segments = None
+    pipeline._compiled = lambda name: None
     try:
         yield
     finally:
         scorer.kernel, scorer.pages, scorer.segments = kernel, pages, segments
+        pipeline._compiled = compiled
 
 
 def both_detections(scorer: Scorer, data: bytes, **kwargs: object) -> tuple[str, str]:
@@ -310,6 +314,41 @@ def test_pipeline_expressions_match_their_spec_forms(text: str, data: bytes) -> 
     assert pipeline._GLUED.findall(text) == GLUED_SPEC.findall(text)
     assert pipeline._IN_WORD_ASCII_MARK.findall(text) == MARK_SPEC.findall(text)
     assert pipeline._glued_bytes(data) == (GLUED_BYTES_SPEC.search(data) is not None)
+
+
+#: characters around the mark and glue rules' edges: ASCII letters, digits and marks, "_", letters of
+#: other scripts, digits that are not ASCII (decimal: "٣"; not decimal: "²"), º ª µ, CJK, a combining
+#: mark, an astral letter and an astral symbol
+MARK_ALPHABET = "aZ09_ []{}|\\~^.-é£ŁжΩא٣²ºªµ年か한ｱ\u0301𝐀😀\u00a0"
+
+
+@settings(max_examples=500, deadline=None)
+@given(texts=st.lists(st.text(st.sampled_from(MARK_ALPHABET), max_size=20), max_size=5))
+def test_text_marks_kernel_equals_the_expressions(detect_kernel: ModuleType, texts: list[str]) -> None:
+    for uniform in (False, True):
+        for glue in (False, True):
+            expected = [pipeline._text_marks(t, uniform, glue) for t in texts]
+            assert detect_kernel.text_marks(texts, uniform, glue) == expected
+
+
+@settings(max_examples=500, deadline=None)
+@given(data=st.lists(st.sampled_from(b"09/:A\x7f\x80\xe9\xff"), max_size=30).map(bytes))
+def test_glued_bytes_kernel_equals_the_translation(detect_kernel: ModuleType, data: bytes) -> None:
+    assert detect_kernel.glued_bytes(data) == pipeline._glued_bytes_reference(data)
+
+
+def test_text_marks_kernel_on_real_readings(detect_kernel: ModuleType) -> None:
+    """Every uchardet file read by a few code pages (Latin, Cyrillic, EBCDIC, CJK) counts the same marks."""
+    texts = []
+    for path in sorted(UCHARDET.rglob("*.*")):
+        data = path.read_bytes()[:4096]
+        codecs = ("cp1252", "cp1251", "cp037", "cp273", "gb18030")
+        texts += [data.decode(codec, "replace") for codec in codecs]
+    assert len(texts) >= 500
+    got = detect_kernel.text_marks(texts, True, True)
+    assert got == [pipeline._text_marks(t, True, True) for t in texts]
+    assert sum(m for m, _ in got) > 0 and sum(g for _, g in got) > 0  # both rules met on real text
+    assert detect_kernel.text_marks(["a[b 12é Ł9 ª1 年2"], True, True) == [(1, 2)]
 
 
 def _twin_spec(head: bytes, best: EncodingInfo, pages: list[EncodingInfo]) -> str | None:

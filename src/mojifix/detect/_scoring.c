@@ -22,6 +22,12 @@
 #include <string.h>
 
 #define COST_NONE INT64_MAX
+/* C99 restrict: the pointers of the per-character loops do not alias (MSVC spells it __restrict) */
+#if defined(_MSC_VER)
+#define RESTRICT __restrict
+#else
+#define RESTRICT restrict
+#endif
 /* Work from which a call releases the GIL. Releasing it hands the interpreter to a thread waiting for it,
  * and taking it back waits until that thread lets go (its next release, or the interpreter's switch
  * interval): two context switches, some microseconds, and a convoy when both threads run Python. So only
@@ -39,6 +45,12 @@ typedef struct {
     Py_buffer lut, loc, bigram_q, ext_q, unigram_cost_t, known, is_letter, switch_script, cp_flags;
     Py_ssize_t n_langs, n_gids;
     int english, separator_gid, separator_local, non_bmp_standin, upper, lower, mark;
+    /* the per-character tables packed, so that mapping a character reads two words instead of four tables:
+     * per code point, lut | cp_flags << 16; per gid, is_letter | switch_script << 16 (built from them) */
+    uint32_t *code_info, *gid_info;
+    /* a [n_gids] count array, all zero, kept for the next call (taken and given back with the GIL held;
+     * a call that finds it taken, by a thread scoring at the same time, allocates its own) */
+    int32_t *spare_count;
 } Tables;
 
 /* What the reference returns per text. */
@@ -60,8 +72,7 @@ typedef struct {
 /* Per-call scratch, sized for the longest text. */
 typedef struct {
     uint16_t *gid;
-    uint8_t *flags;
-    int32_t *word;       /* the word of each character (0, 1, ...) */
+    int32_t *word;       /* [longest + 1] the first character of each word, then the text's length */
     int64_t *word_cost;  /* [tried + 1][words], grown as needed */
     size_t word_cost_size;
     int32_t *count;      /* [n_gids] occurrences of each gid, zero between texts */
@@ -82,6 +93,11 @@ tables_release(Tables *self)
             PyBuffer_Release(all[i]);
         }
     }
+    PyMem_Free(self->code_info);
+    PyMem_Free(self->gid_info);
+    self->code_info = self->gid_info = NULL;
+    PyMem_RawFree(self->spare_count);
+    self->spare_count = NULL;
 }
 
 static void
@@ -155,6 +171,20 @@ tables_init(Tables *self, PyObject *args, PyObject *kwargs)
             return -1;
         }
     }
+    self->code_info = PyMem_Malloc(0x10000 * sizeof *self->code_info);
+    self->gid_info = PyMem_Malloc((size_t)(n_gids ? n_gids : 1) * sizeof *self->gid_info);
+    if (self->code_info == NULL || self->gid_info == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    const uint8_t *flags_data = self->cp_flags.buf, *letter_data = self->is_letter.buf;
+    const int16_t *script_data = self->switch_script.buf;
+    for (Py_ssize_t c = 0; c < 0x10000; c++) {
+        self->code_info[c] = (uint32_t)lut_data[c] | (uint32_t)flags_data[c] << 16;
+    }
+    for (Py_ssize_t g = 0; g < n_gids; g++) {
+        self->gid_info[g] = (uint32_t)letter_data[g] | (uint32_t)(uint16_t)script_data[g] << 16;
+    }
     return 0;
 }
 
@@ -202,66 +232,140 @@ choose_languages(const Tables *t, const int64_t *uni, const uint8_t *allowed, Py
     }
 }
 
+/* What one pass over a text's characters gives (map_text): everything that does not depend on the
+ * languages it is read in. */
+typedef struct {
+    Py_ssize_t n_touched, n_letters, n_pair, n_switch, n_mark;
+    int32_t words;
+} TextMap;
+
+/* Characters -> gids (``gid``), occurrences per gid (``count``, the gids first met listed in ``touched``),
+ * the start of each word (``word_start``, with the text's length after the last), the letters, and the
+ * pair penalties' counts: case flips, script switches, marks between two letters. One loop per string kind
+ * (MAP_TEXT below), so that reading a character is one load, not a switch on the kind; the tables and
+ * counters are locals, so that they stay in registers. */
+#define MAP_TEXT(NAME, CHAR_T)                                                                              \
+    static void NAME(const Tables *t, const void *data, Py_ssize_t n, uint16_t *RESTRICT gid,             \
+                     int32_t *RESTRICT count, uint16_t *RESTRICT touched, int32_t *RESTRICT word_start,    \
+                     TextMap *m)                                                                          \
+    {                                                                                                     \
+        const CHAR_T *chars = (const CHAR_T *)data;                                                       \
+        const uint32_t *RESTRICT code_info = t->code_info, *RESTRICT gid_info = t->gid_info;              \
+        const unsigned upper = (unsigned)t->upper, lower = (unsigned)t->lower, mark = (unsigned)t->mark;  \
+        const uint16_t separator = (uint16_t)t->separator_gid;                                            \
+        const Py_UCS4 standin = (Py_UCS4)t->non_bmp_standin;                                              \
+        Py_ssize_t n_touched = 0, n_letters = 0, n_pair = 0, n_switch = 0, n_mark = 0;                    \
+        int32_t words = 0;                                                                                \
+        /* the previous two characters' flags and switch scripts (a text starts after a separator) */    \
+        unsigned flags_1 = 0;                                                                             \
+        int sw_1 = -1, sw_2 = -1;                                                                         \
+        uint16_t g_1 = separator;                                                                         \
+        for (Py_ssize_t i = 0; i < n; i++) {                                                              \
+            Py_UCS4 c = chars[i];                                                                         \
+            if (c > 0xFFFF) {                                                                             \
+                c = standin; /* a non-BMP character is scored as a rare symbol */                         \
+            }                                                                                             \
+            uint32_t code = code_info[c];                                                                 \
+            uint16_t g = (uint16_t)code;                                                                  \
+            unsigned flags = code >> 16;                                                                  \
+            uint32_t about = gid_info[g];                                                                 \
+            int sw = (int16_t)(uint16_t)(about >> 16);                                                    \
+            gid[i] = g;                                                                                   \
+            /* (every gid counted, letters picked below: no branch on letter / not letter per character) */ \
+            n_letters += about & 0xFF;                                                                    \
+            if (count[g]++ == 0) {                                                                        \
+                touched[n_touched++] = g;                                                                 \
+            }                                                                                             \
+            /* a word starts the text, and after a separator wherever a non-separator follows one */      \
+            if (i == 0 || (g_1 == separator && g != separator)) {                                         \
+                word_start[words++] = (int32_t)i;                                                         \
+            }                                                                                             \
+            if (i > 0) { /* the pair (i - 1, i), and the triple centred on i - 1 */                       \
+                n_pair += (flags & upper) && (flags_1 & lower);                                           \
+                n_switch += sw_1 >= 0 && sw >= 0 && sw_1 != sw;                                           \
+                n_mark += i > 1 && (flags_1 & mark) && sw_2 >= 0 && sw >= 0;                              \
+            }                                                                                             \
+            flags_1 = flags;                                                                              \
+            sw_2 = sw_1;                                                                                  \
+            sw_1 = sw;                                                                                    \
+            g_1 = g;                                                                                      \
+        }                                                                                                 \
+        word_start[words] = (int32_t)n;                                                                   \
+        m->n_touched = n_touched;                                                                         \
+        m->n_letters = n_letters;                                                                         \
+        m->n_pair = n_pair;                                                                               \
+        m->n_switch = n_switch;                                                                           \
+        m->n_mark = n_mark;                                                                               \
+        m->words = words;                                                                                 \
+    }
+MAP_TEXT(map_text_1, Py_UCS1)
+MAP_TEXT(map_text_2, Py_UCS2)
+MAP_TEXT(map_text_4, Py_UCS4)
+#undef MAP_TEXT
+
+/* Bigram + refinement cost of ``gid`` (``n`` characters) in one language (its rows ``loc_l``, ``ext_l``,
+ * ``bigram_l``), and of each word (``ws``, when not NULL: the text's ``words`` words, from ``word_start``). */
+static int64_t
+language_cost(const uint16_t *RESTRICT gid, Py_ssize_t n, const int32_t *RESTRICT word_start, int32_t words,
+              const uint8_t *RESTRICT loc_l, const uint8_t *RESTRICT ext_l, const uint8_t *RESTRICT bigram_l,
+              unsigned separator_local, int64_t *RESTRICT ws)
+{
+    int64_t total = 0;
+    unsigned prev = separator_local; /* the text starts after a separator */
+    if (ws == NULL) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            unsigned here = loc_l[gid[i]];
+            total += (int64_t)bigram_l[(prev << 8) | here] + ext_l[gid[i]];
+            prev = here;
+        }
+        return total;
+    }
+    for (int32_t w = 0; w < words; w++) {
+        int64_t word = 0;
+        for (Py_ssize_t i = word_start[w]; i < word_start[w + 1]; i++) {
+            unsigned here = loc_l[gid[i]];
+            word += (int64_t)bigram_l[(prev << 8) | here] + ext_l[gid[i]];
+            prev = here;
+        }
+        ws[w] = word;
+        total += word;
+    }
+    (void)n;
+    return total;
+}
+
 /* Score one text into ``r``; -1 when memory for its word costs cannot be had (no Python error is set: the
  * GIL is not held). */
 static int
 score_text(const Tables *t, const TextIn *in, int many, int64_t mix_word_cost, Scratch *s, TextResult *r)
 {
-    const uint16_t *lut = t->lut.buf;
-    const uint8_t *cp_flags = t->cp_flags.buf, *is_letter = t->is_letter.buf;
-    const int16_t *switch_script = t->switch_script.buf;
+    const uint8_t *is_letter = t->is_letter.buf;
     const uint16_t *unigram_cost_t = t->unigram_cost_t.buf;
     const uint8_t *loc = t->loc.buf, *bigram_q = t->bigram_q.buf, *ext_q = t->ext_q.buf, *known = t->known.buf;
     Py_ssize_t n = in->length, n_langs = t->n_langs, n_gids = t->n_gids;
     uint16_t *gid = s->gid;
-    uint8_t *flags = s->flags;
 
-    /* characters -> gids and flags; letters counted per gid; words numbered (one loop per string kind,
-     * so that reading a character is one load, not a switch on the kind) */
-    Py_ssize_t n_touched = 0, n_letters = 0;
-    int32_t words = 0;
-#define MAP_CHARACTERS(CHAR_T)                                                                              \
-    do {                                                                                                  \
-        const CHAR_T *chars = (const CHAR_T *)in->data;                                                   \
-        for (Py_ssize_t i = 0; i < n; i++) {                                                              \
-            Py_UCS4 c = chars[i];                                                                         \
-            if (c > 0xFFFF) {                                                                             \
-                c = (Py_UCS4)t->non_bmp_standin; /* a non-BMP character is scored as a rare symbol */     \
-            }                                                                                             \
-            uint16_t g = lut[c];                                                                          \
-            gid[i] = g;                                                                                   \
-            flags[i] = cp_flags[c];                                                                       \
-            /* (every gid counted, letters picked below: no branch on letter / not letter per character) */ \
-            n_letters += is_letter[g];                                                                    \
-            if (s->count[g]++ == 0) {                                                                     \
-                s->touched[n_touched++] = g;                                                              \
-            }                                                                                             \
-            /* a word starts the text, and after a separator wherever a non-separator follows one */      \
-            words += i == 0 || (gid[i - 1] == t->separator_gid && g != t->separator_gid);                \
-            s->word[i] = words - 1;                                                                       \
-        }                                                                                                 \
-    } while (0)
+    TextMap m;
     if (in->kind == PyUnicode_1BYTE_KIND) {
-        MAP_CHARACTERS(Py_UCS1);
+        map_text_1(t, in->data, n, gid, s->count, s->touched, s->word, &m);
     }
     else if (in->kind == PyUnicode_2BYTE_KIND) {
-        MAP_CHARACTERS(Py_UCS2);
+        map_text_2(t, in->data, n, gid, s->count, s->touched, s->word, &m);
     }
     else {
-        MAP_CHARACTERS(Py_UCS4);
+        map_text_4(t, in->data, n, gid, s->count, s->touched, s->word, &m);
     }
-#undef MAP_CHARACTERS
+    int32_t words = m.words;
 
     /* 1. unigram cost of the letters in every language (the reference's per-(text, gid) histogram) */
     int64_t *uni = s->uni;
     memset(uni, 0, (size_t)n_langs * sizeof *uni);
-    for (Py_ssize_t k = 0; k < n_touched; k++) {
+    for (Py_ssize_t k = 0; k < m.n_touched; k++) {
         uint16_t g = s->touched[k];
-        uint32_t w = (uint32_t)s->count[g]; /* (>= 0: a count of characters) */
-        s->count[g] = 0;
         if (!is_letter[g]) {
             continue;
         }
+        uint32_t w = (uint32_t)s->count[g]; /* (>= 0: a count of characters) */
         const uint16_t *row = unigram_cost_t + (Py_ssize_t)g * n_langs;
         for (Py_ssize_t l = 0; l < n_langs; l++) { /* (a 32 x 32 -> 64-bit product: the compiler's vector one) */
             uni[l] += (int64_t)((uint64_t)w * (uint32_t)row[l]);
@@ -272,9 +376,10 @@ score_text(const Tables *t, const TextIn *in, int many, int64_t mix_word_cost, S
     Py_ssize_t tried = in->tried;
     choose_languages(t, uni, in->allowed, tried, many, top, ok);
 
-    /* 2. bigram + refinement cost in each language tried, per text and per word */
+    /* 2. bigram + refinement cost in each language tried, per text and per word (the word costs only
+     * when languages are mixed: more than one tried) */
     size_t needed = (size_t)(tried + 1) * (size_t)words; /* (one more row: the cheapest of each word) */
-    if (needed > s->word_cost_size) {
+    if (tried > 1 && needed > s->word_cost_size) {
         int64_t *grown = PyMem_RawRealloc(s->word_cost, needed * sizeof *grown);
         if (grown == NULL) {
             return -1;
@@ -289,21 +394,9 @@ score_text(const Tables *t, const TextIn *in, int many, int64_t mix_word_cost, S
             continue;
         }
         Py_ssize_t lang = top[j];
-        const uint8_t *loc_l = loc + lang * n_gids, *ext_l = ext_q + lang * n_gids;
-        const uint8_t *bigram_l = bigram_q + (lang << 16);
-        int64_t *ws = s->word_cost + j * words;
-        int64_t total = 0;
-        unsigned prev = (unsigned)t->separator_local; /* the text starts after a separator */
-        for (Py_ssize_t i = 0; i < n; i++) {
-            unsigned here = loc_l[gid[i]];
-            total += (int64_t)bigram_l[(prev << 8) | here] + ext_l[gid[i]];
-            prev = here;
-            ws[s->word[i]] = total; /* (the last character of a word leaves the total at its end) */
-        }
-        sums[j] = total;
-        for (int32_t w = words - 1; w > 0; w--) { /* totals at word ends -> each word's cost */
-            ws[w] -= ws[w - 1];
-        }
+        sums[j] = language_cost(gid, n, s->word, words, loc + lang * n_gids, ext_q + lang * n_gids,
+                                bigram_q + (lang << 16), (unsigned)t->separator_local,
+                                tried > 1 ? s->word_cost + j * words : NULL);
     }
     /* the text's language: the one it reads best in alone (the first of equals; the first tried when no
      * language may read it) */
@@ -344,26 +437,19 @@ score_text(const Tables *t, const TextIn *in, int many, int64_t mix_word_cost, S
         }
     }
 
-    /* pair penalties (within the text): case flips, script switches, marks between two letters; and the
-     * letters among the best language's frequent characters */
-    Py_ssize_t n_pair = 0, n_switch = 0, n_mark = 0, n_known = 0;
+    /* the letters among the best language's frequent characters, per distinct gid (the counts are then
+     * zeroed for the next text) */
+    Py_ssize_t n_known = 0;
     const uint8_t *known_l = known + r->lang * n_gids;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        n_known += is_letter[gid[i]] && known_l[gid[i]];
-        if (i == 0) {
-            continue;
-        }
-        n_pair += (flags[i] & t->upper) && (flags[i - 1] & t->lower);
-        int a = switch_script[gid[i - 1]], b = switch_script[gid[i]];
-        n_switch += a >= 0 && b >= 0 && a != b;
-        if (i + 1 < n) {
-            n_mark += (flags[i] & t->mark) && a >= 0 && switch_script[gid[i + 1]] >= 0;
-        }
+    for (Py_ssize_t k = 0; k < m.n_touched; k++) {
+        uint16_t g = s->touched[k];
+        n_known += (is_letter[g] && known_l[g]) ? s->count[g] : 0;
+        s->count[g] = 0;
     }
-    r->n_pair = n_pair;
-    r->n_switch = n_switch;
-    r->n_mark = n_mark;
-    r->n_letters = n_letters;
+    r->n_pair = m.n_pair;
+    r->n_switch = m.n_switch;
+    r->n_mark = m.n_mark;
+    r->n_letters = m.n_letters;
     r->n_known = n_known;
     return 0;
 }
@@ -459,6 +545,7 @@ tables_score(Tables *self, PyObject *args)
     TextResult *res = NULL;
     Scratch s = {0};
     Py_ssize_t n_held = 0; /* texts with a reference taken */
+    int dirty = 0;         /* whether s.count may hold non-zero counts (a text's scoring failed) */
     if (allowed_bits == NULL && (allowed.ndim != 2 || allowed.itemsize != 1 || allowed.shape[0] != n_texts ||
                                  allowed.shape[1] != n_langs)) {
         PyErr_SetString(PyExc_ValueError, "score: allowed must be [texts, languages] of bytes");
@@ -502,20 +589,24 @@ tables_score(Tables *self, PyObject *args)
         many |= k > 1;
     }
     s.gid = PyMem_RawMalloc((size_t)longest * sizeof *s.gid);
-    s.flags = PyMem_RawMalloc((size_t)longest);
-    s.word = PyMem_RawMalloc((size_t)longest * sizeof *s.word);
-    s.count = PyMem_RawCalloc((size_t)self->n_gids, sizeof *s.count);
+    s.word = PyMem_RawMalloc((size_t)(longest + 1) * sizeof *s.word);
+    s.count = self->spare_count; /* (zero: every call leaves the counts it used at zero) */
+    self->spare_count = NULL;
+    if (s.count == NULL) {
+        s.count = PyMem_RawCalloc((size_t)self->n_gids, sizeof *s.count);
+    }
     s.touched = PyMem_RawMalloc((size_t)self->n_gids * sizeof *s.touched);
     s.uni = PyMem_RawMalloc((size_t)n_langs * sizeof *s.uni);
     s.top = PyMem_RawMalloc((size_t)n_langs * sizeof *s.top);
     s.ok = PyMem_RawMalloc((size_t)n_langs);
     s.sums = PyMem_RawMalloc((size_t)n_langs * sizeof *s.sums);
-    if (!s.gid || !s.flags || !s.word || !s.count || !s.touched || !s.uni || !s.top || !s.ok ||
+    if (!s.gid || !s.word || !s.count || !s.touched || !s.uni || !s.top || !s.ok ||
         !s.sums) {
         PyErr_NoMemory();
         goto done;
     }
     int failed = 0;
+    dirty = 1; /* (until every text is scored, which leaves the counts at zero) */
     Py_ssize_t chars = 0;
     for (Py_ssize_t i = 0; i < n_texts; i++) {
         chars += in[i].length;
@@ -527,6 +618,7 @@ tables_score(Tables *self, PyObject *args)
     if (released != NULL) {
         PyEval_RestoreThread(released);
     }
+    dirty = failed;
     if (failed) {
         PyErr_NoMemory();
         goto done;
@@ -548,10 +640,13 @@ tables_score(Tables *self, PyObject *args)
     }
 done:
     PyMem_RawFree(s.gid);
-    PyMem_RawFree(s.flags);
     PyMem_RawFree(s.word);
     PyMem_RawFree(s.word_cost);
-    PyMem_RawFree(s.count);
+    if (s.count != NULL && self->spare_count == NULL && !dirty) {
+        self->spare_count = s.count; /* (given back with the GIL held, as it was taken) */
+    } else {
+        PyMem_RawFree(s.count);
+    }
     PyMem_RawFree(s.touched);
     PyMem_RawFree(s.uni);
     PyMem_RawFree(s.top);
@@ -1044,13 +1139,20 @@ pages_decode(CodePages *self, PyObject *args)
     for (Py_ssize_t i = 0; i < length; i++) {
         present[bytes[i]] = 1;
     }
+    int values[256], n_values = 0; /* the byte values present: only their readings are read below */
+    for (int b = 0; b < 256; b++) {
+        if (present[b]) {
+            values[n_values++] = b;
+        }
+    }
     PyObject *out = PyList_New(n);
     for (Py_ssize_t j = 0; out != NULL && j < n; j++) {
         const uint32_t *table = (const uint32_t *)self->code_points.buf + rows[j] * 256;
         Py_UCS4 reading[256], maxchar = 0;
-        for (int b = 0; b < 256; b++) {
+        for (int k = 0; k < n_values; k++) {
+            int b = values[k];
             reading[b] = table[b] == 0xFFFE ? 0xFFFD : table[b]; /* (charmap's "replace") */
-            if (present[b] && reading[b] > maxchar) {
+            if (reading[b] > maxchar) {
                 maxchar = reading[b];
             }
         }
@@ -1462,9 +1564,218 @@ done:
     return out;
 }
 
+/* ---- the pipeline's mark and glue priors (twins of pipeline._text_marks and pipeline._glued_bytes) ---- */
+
+/* A letter as the pipeline's expressions read one: ``[^\W\d_]``, what the regular expression engine
+ * tests with these same macros (a word character that is neither a decimal digit nor "_"). */
+static int
+is_word_letter(Py_UCS4 c)
+{
+    return Py_UNICODE_ISALNUM(c) && !Py_UNICODE_ISDECIMAL(c) && c != '_';
+}
+
+/* Han, kana, Hangul and their compatibility forms (pipeline._CJK_LETTER). */
+static int
+is_cjk_letter(Py_UCS4 c)
+{
+    return (c >= 0x1100 && c <= 0x11FF) || (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) ||
+           (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFFEF);
+}
+
+static int
+is_ascii_digit(Py_UCS4 c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* pipeline._IN_WORD_ASCII_MARK's marks */
+static int
+is_rare_ascii_mark(Py_UCS4 c)
+{
+    return c == '[' || c == ']' || c == '{' || c == '}' || c == '|' || c == '\\' || c == '~' || c == '^';
+}
+
+PyDoc_STRVAR(text_marks_doc,
+             "text_marks(texts, uniform, glue) -> list of (marks, glued)\n\n"
+             "pipeline._text_marks of each str of ``texts``: the rare ASCII marks ``[ ] { } | \\ ~ ^`` "
+             "between two letters (counted when ``uniform``), and the letters of alphabetic scripts "
+             "directly before or after an ASCII digit (counted when ``glue``; not º ª µ, Han, kana or "
+             "Hangul).");
+
+static PyObject *
+text_marks(PyObject *module, PyObject *args)
+{
+    PyObject *texts;
+    int uniform, glue;
+    if (!PyArg_ParseTuple(args, "O!pp", &PyList_Type, &texts, &uniform, &glue)) {
+        return NULL;
+    }
+    Py_ssize_t n_texts = PyList_GET_SIZE(texts);
+    PyObject *out = PyList_New(n_texts);
+    if (out == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < n_texts; k++) {
+        PyObject *text = PyList_GET_ITEM(texts, k);
+        if (!PyUnicode_Check(text)) {
+            Py_DECREF(out);
+            PyErr_SetString(PyExc_TypeError, "text_marks: texts must be str");
+            return NULL;
+        }
+        int kind = PyUnicode_KIND(text);
+        const void *data = PyUnicode_DATA(text);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(text), marks = 0, glued = 0;
+        /* (Latin-1 text has no character beyond U+00FF: the letter tests below still read it alike) */
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            if (c < 0x80) {
+                if (uniform && is_rare_ascii_mark(c) && i > 0 && i + 1 < n &&
+                    is_word_letter(PyUnicode_READ(kind, data, i - 1)) &&
+                    is_word_letter(PyUnicode_READ(kind, data, i + 1))) {
+                    marks++;
+                }
+                continue;
+            }
+            if (glue &&
+                ((i > 0 && is_ascii_digit(PyUnicode_READ(kind, data, i - 1))) ||
+                 (i + 1 < n && is_ascii_digit(PyUnicode_READ(kind, data, i + 1)))) &&
+                Py_UNICODE_ISALPHA(c) && c != 0xBA && c != 0xAA && c != 0xB5 && !is_cjk_letter(c)) {
+                glued++;
+            }
+        }
+        PyObject *row = Py_BuildValue("(nn)", marks, glued);
+        if (row == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, k, row);
+    }
+    return out;
+}
+
+PyDoc_STRVAR(glued_bytes_doc,
+             "glued_bytes(data) -> bool\n\n"
+             "pipeline._glued_bytes: whether ``data`` has a byte 0x80-0xFF directly before or after an "
+             "ASCII digit.");
+
+static PyObject *
+glued_bytes(PyObject *module, PyObject *args)
+{
+    Py_buffer data;
+    if (!PyArg_ParseTuple(args, "y*", &data)) {
+        return NULL;
+    }
+    const uint8_t *b = data.buf;
+    int found = 0;
+    for (Py_ssize_t i = 1; i < data.len && !found; i++) {
+        found = (b[i] >= 0x80 && b[i - 1] >= '0' && b[i - 1] <= '9') ||
+                (b[i - 1] >= 0x80 && b[i] >= '0' && b[i] <= '9');
+    }
+    PyBuffer_Release(&data);
+    return PyBool_FromLong(found);
+}
+
+/* ---- validity: a block without the interior of its ASCII runs (twin of validity.compact_ascii_reference) ---- */
+
+/* Bytes kept at the start of each ASCII run: a multi-byte character is at most four bytes (GB18030's
+ * four-byte form, whose second and fourth bytes are ASCII digits), so a decoder deciding on a sequence
+ * that starts before the run reads at most its first three bytes (validity.COMPACT_LOOKAHEAD). */
+#define COMPACT_LOOKAHEAD 3
+
+PyDoc_STRVAR(compact_ascii_doc,
+             "compact_ascii(block) -> (compacted, positions, dropped) or None\n\n"
+             "validity.compact_ascii_reference: ``block`` without the bytes after the first three of each "
+             "run of ASCII bytes, and where the dropped stretches were: for each, as int64 arrays in bytes, "
+             "the position in ``compacted`` of the first byte after it and the bytes dropped up to there "
+             "(a stretch that ends the block has none). None when nothing would be dropped.");
+
+/* The first byte at or after ``i`` with its high bit ``want`` (0x80 or 0), or ``n``: eight bytes at a time
+ * while they all differ from it. */
+static Py_ssize_t
+next_with_high_bit(const uint8_t *b, Py_ssize_t i, Py_ssize_t n, unsigned want)
+{
+    const uint64_t high = 0x8080808080808080u;
+    while (i + 8 <= n) {
+        uint64_t word;
+        memcpy(&word, b + i, 8);
+        if ((want ? word & high : ~word & high) != 0) {
+            break;
+        }
+        i += 8;
+    }
+    while (i < n && (b[i] & 0x80) != want) {
+        i++;
+    }
+    return i;
+}
+
+static PyObject *
+compact_ascii(PyObject *module, PyObject *args)
+{
+    Py_buffer view;
+    if (!PyArg_ParseTuple(args, "y*", &view)) {
+        return NULL;
+    }
+    const uint8_t *b = view.buf;
+    Py_ssize_t n = view.len;
+    PyObject *result = NULL, *compacted = NULL, *positions = NULL, *dropped_at = NULL;
+    uint8_t *out = PyMem_Malloc((size_t)(n ? n : 1));
+    /* (a stretch is dropped from a run of more than COMPACT_LOOKAHEAD bytes, then a non-ASCII byte) */
+    Py_ssize_t most = n / (COMPACT_LOOKAHEAD + 2) + 1;
+    int64_t *pos = PyMem_Malloc((size_t)most * sizeof *pos), *drop = PyMem_Malloc((size_t)most * sizeof *drop);
+    Py_ssize_t n_out = 0, n_cuts = 0, dropped = 0, i = 0;
+    if (out == NULL || pos == NULL || drop == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    while (i < n) {
+        Py_ssize_t run = next_with_high_bit(b, i, n, 0); /* non-ASCII bytes [i, run): kept */
+        memcpy(out + n_out, b + i, (size_t)(run - i));
+        n_out += run - i;
+        if (run == n) {
+            break;
+        }
+        Py_ssize_t end = next_with_high_bit(b, run, n, 0x80); /* the ASCII run [run, end) */
+        Py_ssize_t kept = end - run < COMPACT_LOOKAHEAD ? end - run : COMPACT_LOOKAHEAD;
+        memcpy(out + n_out, b + run, (size_t)kept);
+        n_out += kept;
+        if (end - run > kept) {
+            dropped += end - run - kept;
+            if (end < n) { /* (a run that ends the block leaves nothing after it to map) */
+                pos[n_cuts] = n_out;
+                drop[n_cuts] = dropped;
+                n_cuts++;
+            }
+        }
+        i = end;
+    }
+    if (dropped == 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    compacted = PyBytes_FromStringAndSize((const char *)out, n_out);
+    positions = PyBytes_FromStringAndSize((const char *)pos, n_cuts * (Py_ssize_t)sizeof *pos);
+    dropped_at = PyBytes_FromStringAndSize((const char *)drop, n_cuts * (Py_ssize_t)sizeof *drop);
+    if (compacted != NULL && positions != NULL && dropped_at != NULL) {
+        result = PyTuple_Pack(3, compacted, positions, dropped_at);
+    }
+done:
+    Py_XDECREF(compacted);
+    Py_XDECREF(positions);
+    Py_XDECREF(dropped_at);
+    PyMem_Free(out);
+    PyMem_Free(pos);
+    PyMem_Free(drop);
+    PyBuffer_Release(&view);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"segments", segments, METH_VARARGS, segments_doc},
     {"add_byte_counts", add_byte_counts, METH_VARARGS, add_byte_counts_doc},
+    {"text_marks", text_marks, METH_VARARGS, text_marks_doc},
+    {"glued_bytes", glued_bytes, METH_VARARGS, glued_bytes_doc},
+    {"compact_ascii", compact_ascii, METH_VARARGS, compact_ascii_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -8,6 +8,9 @@ UTF-16/32 structure (stage 3 runs on the same counts and is consulted first).
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Sequence
+
 import numpy as np
 
 __all__ = ["binary_evidence", "signature"]
@@ -43,6 +46,8 @@ _ANY_SIGNATURE = tuple(magic for magic, _ in SIGNATURES)
 _TEXT_CONTROLS = frozenset({0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F, 0x1A, 0x1B})
 _CONTROL_MASK = np.array([b < 0x20 and b not in _TEXT_CONTROLS for b in range(256)], bool)
 _CONTROL_MASK[0x7F] = True
+#: the counts of the same byte values, read from a histogram (list or array) in one call
+_control_counts = operator.itemgetter(*(int(b) for b in np.flatnonzero(_CONTROL_MASK)))
 
 #: share of control bytes (other than the layout controls above) beyond which input is binary.
 #: Real text files have essentially none; random bytes have ~11%; 1% leaves room for a stray form feed,
@@ -68,12 +73,14 @@ def signature(head: bytes) -> str | None:
     return None
 
 
-def binary_evidence(hist: np.ndarray, total: int, ebcdic_like: bool = False) -> tuple[float, str] | None:
-    """(share, description) when the byte histogram says binary, else None.
+def binary_evidence(
+    hist: Sequence[int] | np.ndarray, total: int, ebcdic_like: bool = False
+) -> tuple[float, str] | None:
+    """(share, description) when the byte histogram (256 counts: a list, or an array) says binary, else None.
 
     ``ebcdic_like``: 0x7F is the quotation mark in EBCDIC, not DEL.
     """
-    controls = int(hist[_CONTROL_MASK].sum())
+    controls = int(sum(_control_counts(hist)))
     if ebcdic_like:
         controls -= int(hist[0x7F])
     share = controls / total if total else 0.0

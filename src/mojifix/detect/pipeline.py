@@ -15,10 +15,13 @@ memory stays bounded (about BLOCK + SAMPLE_BYTES) on inputs of any size.
 from __future__ import annotations
 
 import codecs
+import itertools
+import operator
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from types import MappingProxyType
 
 import numpy as np
 
@@ -109,6 +112,8 @@ ASCII_LIKE_SHARE = 0.2
 #: EBCDIC text longer than a word has spaces or line breaks. Reasoning; checked on the development sets.
 EBCDIC_UNBROKEN_MAX = 12
 _EBCDIC_BREAKS = (0x40, 0x15, 0x25, 0x0D)
+#: (the counts of those bytes, read from the histogram's list in one call)
+_ebcdic_breaks = operator.itemgetter(*_EBCDIC_BREAKS)
 _ASCII_LOWER = slice(0x61, 0x7B)
 #: EBCDIC letter byte ranges, as slices of the byte histogram (0x81-0x89, 0x91-0x99, 0xA2-0xA9, ...)
 _EBCDIC_LETTERS = tuple(
@@ -121,6 +126,7 @@ _EBCDIC_LETTERS = tuple(
 #: the content check on nearly every legacy file.
 UTF16_MAX_SPACE_SHARE = 0.05
 _LINE_AND_SPACE = (0x0A, 0x0D, 0x20)
+_line_and_space = operator.itemgetter(*_LINE_AND_SPACE)
 _UTF16 = ("UTF-16LE", "UTF-16BE")
 #: a byte that can be cut next to without splitting a character in any candidate (see _safe_cut_after)
 _SAFE_BYTE = re.compile(rb"[\x00-\x2f]")
@@ -246,6 +252,11 @@ _PYCODEC = {
 }
 
 
+#: the histogram of no bytes (read-only: a state's histograms are new arrays once a block comes)
+_NO_BYTES = np.zeros(256, np.int64)
+_NO_BYTES.flags.writeable = False
+
+
 @dataclass(slots=True)
 class _State:
     """Per-call state of one detection (the stages' running statistics)."""
@@ -260,17 +271,20 @@ class _State:
     utf8_allowed: bool = True
     total: int = 0
     pending: bytearray = field(default_factory=bytearray)
-    hist: np.ndarray = field(default_factory=lambda: np.zeros(256, np.int64))
+    #: the byte histograms of the input and of the sample (:data:`_NO_BYTES` until a block comes: the
+    #: first block's counts become ``hist``, and an input with no block never reads them)
+    hist: np.ndarray = field(default_factory=lambda: _NO_BYTES)
     zeros: structure.ZeroCounts = field(default_factory=lambda: structure.ZeroCounts([0, 0, 0, 0]))
     head: bytes = b""
     sample: list[tuple[int, bytes]] = field(default_factory=list)
     sample_size: int = 0
-    sample_hist: np.ndarray = field(default_factory=lambda: np.zeros(256, np.int64))
+    sample_hist: np.ndarray = field(default_factory=lambda: _NO_BYTES)
     utf8: Utf8Validator = field(default_factory=Utf8Validator)
     #: the strict decoders of the streamed candidates (:func:`_validators`), made when first needed
-    validators: dict[str, validity.StreamValidator] | None = None
-    #: (first block, whether it is ASCII) until the validators are made: most inputs are one block and
-    #: decided (valid UTF-8, ASCII) before any stage reads a validator, so they never make them
+    validators: dict[str, validity.StreamValidator] = field(default_factory=dict)
+    #: (first block, whether it is ASCII) until a second block comes: most inputs are one block, and a
+    #: stage then makes only the validators it reads (the UTF-8 and ASCII decisions none, ranking the
+    #: multi-byte ones), from this block; a second block makes them all
     first_block: tuple[bytes, bool] | None = None
     #: candidates that decode all but a few invalid sequences -> their offsets
     partial: dict[str, tuple[int, ...]] = field(default_factory=dict)
@@ -337,7 +351,7 @@ class Detector:
         if not s.head:
             s.head = block
         counts = _byte_counts(block)
-        s.hist += counts
+        s.hist = counts if offset == 0 else s.hist + counts
         s.zeros.total += len(block)
         if s.hist[0]:
             zero = np.frombuffer(block, np.uint8) == 0
@@ -345,14 +359,16 @@ class Detector:
                 s.zeros.by_mod4[i] += int(np.count_nonzero(zero[i::4]))
         s.utf8.feed(block, offset)
         is_ascii_block = block.isascii()
-        if s.validators is None and offset == 0:
+        if offset == 0:
             s.first_block = (block, is_ascii_block)  # validated if and when a stage asks (_validators)
         else:
-            _feed_validators(_validators(s), block, offset, is_ascii_block)
+            validators = _validators(s)  # (all of them, having decoded the first block)
+            s.first_block = None
+            _feed_validators(validators, block, offset, is_ascii_block)
         if not is_ascii_block and s.sample_size < SAMPLE_BYTES:
             s.sample.append((offset, block))
             s.sample_size += len(block)
-            s.sample_hist += counts
+            s.sample_hist = s.sample_hist + counts
 
     def close(self) -> Detection:
         """Finish the input and return the detection."""
@@ -367,28 +383,46 @@ class Detector:
         return _decide(s)
 
 
-def _validators(s: _State) -> dict[str, validity.StreamValidator]:
-    """The streamed candidates' validators, having decoded every block so far (made at the first call)."""
-    if s.validators is None:
+def _validators(
+    s: _State, infos: Sequence[EncodingInfo] | None = None
+) -> dict[str, validity.StreamValidator]:
+    """The validators of the streamed candidates ``infos`` (default: all of them), having decoded every
+    block so far: those not made yet are made now and given the first block, the only one there was
+    (a second block makes them all: :meth:`Detector._block`). Returns every validator made so far."""
+    wanted = _validity_plan(s.domain, s.restrict).streamed if infos is None else infos
+    missing = [info for info in wanted if info.name not in s.validators]
+    if missing:
         start = validity.StreamValidator.start
-        s.validators = {info.name: start(info) for info in _validity_plan(s.domain, s.restrict).streamed}
+        made = {info.name: start(info) for info in missing}
         if s.first_block is not None:
             block, is_ascii_block = s.first_block
-            s.first_block = None
-            _feed_validators(s.validators, block, 0, is_ascii_block)
+            _feed_validators(made, block, 0, is_ascii_block)
+        s.validators.update(made)
     return s.validators
+
+
+def _validator(s: _State, name: str) -> validity.StreamValidator | None:
+    """The validator of encoding ``name`` (:func:`_validators`), or None when it is not streamed here."""
+    info = _validity_plan(s.domain, s.restrict).streamed_by_name.get(name)
+    return None if info is None else _validators(s, (info,))[name]
 
 
 def _feed_validators(
     validators: dict[str, validity.StreamValidator], block: bytes, offset: int, is_ascii_block: bool
 ) -> None:
-    """Give the block at ``offset`` to every validator still running."""
-    for v in validators.values():
-        if v.broken:
-            continue
-        if is_ascii_block and v.info.ascii_compatible and not v.decoder.getstate()[0]:
-            continue  # ASCII is valid in every ASCII-compatible encoding, with nothing pending
-        v.feed(block, offset)
+    """Give the block at ``offset`` to every validator still running (compacted once for the multi-byte
+    ones: :class:`validity.Block`)."""
+    running = [
+        v
+        for v in validators.values()
+        if not v.broken
+        # (ASCII is valid in every ASCII-compatible encoding, with nothing pending)
+        and not (is_ascii_block and v.info.ascii_compatible and not v.decoder.getstate()[0])
+    ]
+    if running:
+        shared = validity.Block.of(block, offset, any(v.info.kind == "multi" for v in running))
+        for v in running:
+            v.feed(shared)
 
 
 def detect(
@@ -418,7 +452,7 @@ def detect(
 def _byte_counts(data: bytes) -> np.ndarray:
     """The histogram of the byte values of ``data`` (int64 [256]): ``np.bincount``, or the compiled count
     (the same integers, in a fraction of the time: bincount converts every byte to a 64-bit index first)."""
-    add = _byte_counter()
+    add = _compiled("add_byte_counts")
     if add is None:
         return np.bincount(np.frombuffer(data, np.uint8), minlength=256)
     counts = np.zeros(256, np.int64)
@@ -427,10 +461,11 @@ def _byte_counts(data: bytes) -> np.ndarray:
 
 
 @cache
-def _byte_counter() -> Callable[[bytes, np.ndarray], None] | None:
-    """The compiled ``add_byte_counts`` (``mojifix.detect._scoring``), or None: the reference is forced or
-    it is not built (looked up once; the model is not loaded for it)."""
-    return getattr(_native.detect_kernel(), "add_byte_counts", None)
+def _compiled(name: str) -> Callable | None:
+    """The compiled function ``name`` of ``mojifix.detect._scoring`` (``add_byte_counts``, ``glued_bytes``,
+    ``text_marks``), or None: the reference is forced or it is not built (looked up once; the model is
+    not loaded for it)."""
+    return getattr(_native.detect_kernel(), name, None)
 
 
 # ---- decision ------------------------------------------------------------------------------------
@@ -458,6 +493,9 @@ class _ValidityPlan:
     utf8: tuple[tuple[int, EncodingInfo], ...]
     multi: tuple[tuple[int, EncodingInfo], ...]
     streamed: tuple[EncodingInfo, ...]
+    #: the streamed encodings by name, and the multi-byte ones (the validators ranking reads)
+    streamed_by_name: Mapping[str, EncodingInfo]
+    multi_streamed: tuple[EncodingInfo, ...]
 
 
 @lru_cache(maxsize=VALIDITY_PLANS)
@@ -470,17 +508,20 @@ def _validity_plan(domain: str, restrict: frozenset[str] | None) -> _ValidityPla
         tuple((i, info) for i, info in enumerate(allowed) if info.kind == kind)
         for kind in ("single", "ebcdic", "utf8", "multi")
     )
+    streamed = tuple(info for info in allowed if info.kind in _STREAMED_KINDS)
     return _ValidityPlan(
         tuple((rows[info.name], (i, (info, None))) for i, info in single),
         tuple((rows[info.name], (i, (info, None))) for i, info in ebcdic),
         utf8,
         multi,
-        tuple(info for info in allowed if info.kind in _STREAMED_KINDS),
+        streamed,
+        MappingProxyType({info.name: info for info in streamed}),
+        tuple(info for _, info in multi),
     )
 
 
-def _position(item: tuple[int, _Survivor]) -> int:
-    return item[0]
+#: the position in registry order of a (position, survivor) item, the key survivors are sorted by
+_position = operator.itemgetter(0)
 
 
 def _decide(s: _State) -> Detection:
@@ -499,7 +540,7 @@ def _decide(s: _State) -> Detection:
     # 2-3. binary, with zero bytes explained by UTF-16/32 structure
     guess = structure.structure_guess(s.zeros)
     if guess is not None:
-        v = _validators(s).get(guess[0])
+        v = _validator(s, guess[0])
         if v is None or not v.valid:
             guess = None
     magic = binary.signature(s.head)
@@ -510,7 +551,7 @@ def _decide(s: _State) -> Detection:
     counts = s.hist.tolist()
     ebcdic_like = _ebcdic_like(counts, n)
     if guess is None:
-        bin_ev = binary.binary_evidence(s.hist, n, ebcdic_like=ebcdic_like)
+        bin_ev = binary.binary_evidence(counts, n, ebcdic_like=ebcdic_like)
     else:  # UTF-16/32 text has control-range *bytes* (Cyrillic U+04xx -> 0x04): judge the decoded text
         bin_ev = binary.decoded_binary_evidence(s.head.decode(_PYCODEC[guess[0]], "replace"))
     # 3b. UTF-16 by content: no zero byte at all (pure CJK, or Cyrillic/Greek whose bytes look binary),
@@ -526,7 +567,7 @@ def _decide(s: _State) -> Detection:
         if guess is not None and reading is not None and reading.per_char < structure.CONTENT_MIN_SCORE:
             # a few zeros, but neither byte order reads as text: random or binary data
             guess = None
-            bin_ev = binary.binary_evidence(s.hist, n, ebcdic_like=ebcdic_like)
+            bin_ev = binary.binary_evidence(counts, n, ebcdic_like=ebcdic_like)
     controls_ev = None  # a few control bytes in what may still be text (judged after ranking)
     if bin_ev is not None:
         if guess is not None or counts[0] or bin_ev[0] > TEXT_CONTROL_SHARE:
@@ -542,7 +583,7 @@ def _decide(s: _State) -> Detection:
     # 4 + 6. ASCII, unless an escape-sequence encoding announces itself
     if not any(counts[128:]):  # ascii.is_ascii on the histogram's integers
         for name, marker in escape.escape_candidates(s.head) if _may_hold_escape(counts) else ():
-            v = _validators(s).get(name)
+            v = _validator(s, name)
             if v is not None and v.valid and _ends_clean(v):
                 detail = f"designation sequence {marker!r} present; all {n:,} bytes valid in {name}"
                 ev = Evidence("escape", detail)
@@ -577,7 +618,7 @@ def _decide(s: _State) -> Detection:
     # code unit outside U+0000-U+00FF), or legacy CJK/8-bit text, which reads as scattered code points
     # (the space screen is a shortcut, and one byte is > 5% of a 16-byte file: a caller's prior for
     # UTF-16, e.g. a tree with UTF-16 files without BOM, makes the content check worth running anyway)
-    spaces = sum(counts[b] for b in _LINE_AND_SPACE)
+    spaces = sum(_line_and_space(counts))
     asked = spaces > UTF16_MAX_SPACE_SHARE * n and any(s.prior.get(u, 0.0) > 0 for u in _UTF16)
     if not counts[0] and (spaces <= UTF16_MAX_SPACE_SHARE * n or asked):
         reading = _utf16_content(s)
@@ -592,10 +633,10 @@ def _decide(s: _State) -> Detection:
     # (encoding, validity detail): the Evidence is built only for candidates that reach the result
     n_bytes = f"{n:,}"
     invalid_single = validity.single_byte_invalid(counts)
-    validators = _validators(s)
     # (escape encodings were decided at stage 6 and UTF-16/32 by their zero-byte structure at stage 3,
     # never by statistics; the others are taken kind by kind, then put back in registry order)
     plan = _validity_plan(s.domain, s.restrict)
+    validators = _validators(s, plan.multi_streamed)
     # single-byte pages: every byte value present defined (detail: _single_byte_detail, if reported)
     found = [item for row, item in plan.singles if not invalid_single >> row & 1]
     if ebcdic_like:
@@ -754,7 +795,7 @@ def _declaration_finding(decl: Declaration, s: _State, survivors: list[_Survivor
             return _declaration_evidence(decl, declared, f"agrees, but for {_errors_detail(errors)}")
         return _declaration_evidence(decl, declared, "agrees: every byte decodes and the text reads best")
     if not any(info.name == declared for info, _ in survivors):
-        v = _validators(s).get(declared)
+        v = _validator(s, declared)
         where = f" (first invalid byte at {v.error_at:,})" if v is not None and v.error_at is not None else ""
         return _declaration_evidence(
             decl, declared, f"contradicted: the bytes are not valid {declared}{where}"
@@ -864,7 +905,7 @@ def _utf7(s: _State) -> Detection | None:
     # (the structure first: it rejects most ASCII with "+" at its first one, faster than the domain test)
     if reading is None or not any(info.name == utf7.UTF7 for info in s.allowed):
         return None
-    rest = _validators(s)[utf7.UTF7] if more else None
+    rest = _validator(s, utf7.UTF7) if more else None
     if rest is not None and not (rest.valid and _ends_clean(rest)):
         return None
     ls = get_scorer().score(reading.words)
@@ -905,7 +946,7 @@ def _utf16_content(s: _State) -> structure.ContentReading | None:
     texts = {}
     head = s.head[: SCORE_BYTES - SCORE_BYTES % 2]
     for name in ("UTF-16LE", "UTF-16BE"):
-        v = _validators(s).get(name)
+        v = _validator(s, name)
         if v is not None and v.valid:
             texts[name] = head.decode(_PYCODEC[name], "replace")
     if not texts:
@@ -917,7 +958,7 @@ def _utf16_content(s: _State) -> structure.ContentReading | None:
 def _ebcdic_like(counts: list[int], n: int) -> bool:
     """Whether EBCDIC candidates are worth considering (see :data:`EBCDIC_SPACE_SHARE`), from the byte
     histogram as a list of integers."""
-    if n > EBCDIC_UNBROKEN_MAX and not any(counts[b] for b in _EBCDIC_BREAKS):
+    if n > EBCDIC_UNBROKEN_MAX and not any(_ebcdic_breaks(counts)):
         return False
     return bool(
         counts[0x40] >= EBCDIC_SPACE_SHARE * n
@@ -1179,6 +1220,9 @@ def _rank(
         ks = [max(k, TOP_LANGUAGES_SHORT) if _is_declared(s, groups[t]) else k for t in texts]
         scores = scorer.score_many(texts, [_languages_of(groups[t]) for t in texts], languages=ks)
     ranked = []
+    # the marks of the readings that have letters (the others pay none), in one pass
+    lettered = [text for text, ls in zip(texts, scores, strict=True) if ls.letters]
+    marks_of = dict(zip(lettered, _marks_of(lettered, uniform, glue), strict=True))
     boosted = priors.customary(s.tld)  # priors.tld_prior for every reading, the TLD parsed once
     given = " given ." + s.tld if s.tld else ""
     for text, ls in zip(texts, scores, strict=True):
@@ -1215,7 +1259,8 @@ def _rank(
                     "declaration", f"the input declares {info.name}; all its bytes decode", DECLARATION_LOGP
                 )
             )
-        marks, unpaired, glued = _text_marks(text, uniform, glue) if ls.letters else (0, 0, 0)
+        marks, glued = marks_of.get(text, (0, 0))
+        unpaired = _unpaired_marks(text) if uniform and ls.letters else 0
         signs = text.count(_PLACEHOLDER_SIGN) if ls.letters else 0
         if signs:
             prior += PLACEHOLDER_SIGN_LOGP * signs
@@ -1266,37 +1311,59 @@ def _rank(
 
 
 def _glued_bytes(data: bytes) -> bool:
-    """Whether ``data`` has a non-ASCII byte next to an ASCII digit (see :data:`_GLUE_CLASSES`)."""
+    """Whether ``data`` has a non-ASCII byte next to an ASCII digit: by the compiled ``glued_bytes`` when
+    it is active, else :func:`_glued_bytes_reference`."""
+    compiled = _compiled("glued_bytes")
+    return _glued_bytes_reference(data) if compiled is None else compiled(data)
+
+
+def _glued_bytes_reference(data: bytes) -> bool:
+    """:func:`_glued_bytes` by one byte translation and two substring tests (see :data:`_GLUE_CLASSES`)."""
     classes = data.translate(_GLUE_CLASSES)
     return b"0\x80" in classes or b"\x800" in classes
 
 
-def _text_marks(text: str, uniform: bool, glue: bool) -> tuple[int, int, int]:
-    """(rare ASCII marks inside words and unpaired marks, both counted only when EBCDIC readings
-    compete (``uniform``); letters glued to digits, looked for only when the bytes have a non-ASCII
-    byte next to a digit (``glue``)) in a reading: :data:`IN_WORD_ASCII_MARK_LOGP`,
-    :data:`UNPAIRED_MARK_LOGP`, :data:`GLUED_LETTER_LOGP`."""
+def _marks_of(texts: list[str], uniform: bool, glue: bool) -> list[tuple[int, int]]:
+    """:func:`_text_marks` of each reading: in one call of the compiled ``text_marks`` when it is active
+    (and there is something to count)."""
+    if not (uniform or glue):
+        return [(0, 0)] * len(texts)
+    compiled = _compiled("text_marks")
+    if compiled is None:
+        return [_text_marks(text, uniform, glue) for text in texts]
+    return compiled(texts, uniform, glue)
+
+
+def _text_marks(text: str, uniform: bool, glue: bool) -> tuple[int, int]:
+    """(rare ASCII marks inside words, counted only when EBCDIC readings compete (``uniform``); letters
+    glued to digits, looked for only when the bytes have a non-ASCII byte next to a digit (``glue``))
+    in a reading: :data:`IN_WORD_ASCII_MARK_LOGP`, :data:`GLUED_LETTER_LOGP`."""
     return (
         len(_IN_WORD_ASCII_MARK.findall(text)) if uniform else 0,
-        _unpaired_marks(text) if uniform else 0,
         _glued_letters(text) if glue else 0,
     )
 
 
 def _unpaired_marks(text: str) -> int:
     """Square brackets without a partner (the difference of their counts) plus each "¢" and "¬"
-    (:data:`UNPAIRED_MARK_LOGP`)."""
+    (:data:`UNPAIRED_MARK_LOGP`, counted only when EBCDIC readings compete)."""
     return abs(text.count("[") - text.count("]")) + text.count("\u00a2") + text.count("\u00ac")
 
 
-def _marks_logp(text: str, uniform: bool, glue: bool) -> float:
-    """The log-odds :func:`_text_marks` adds to a reading (the pruning passes add it too, so that a
-    reading they keep or drop is judged as the final ranking judges it)."""
-    signs = PLACEHOLDER_SIGN_LOGP * text.count(_PLACEHOLDER_SIGN)
-    if not (uniform or glue):
-        return signs
-    marks, unpaired, glued = _text_marks(text, uniform, glue)
-    return IN_WORD_ASCII_MARK_LOGP * marks + UNPAIRED_MARK_LOGP * unpaired + GLUED_LETTER_LOGP * glued + signs
+def _marks_logp(texts: Iterable[str], uniform: bool, glue: bool) -> dict[str, float]:
+    """The log-odds :func:`_text_marks`, :func:`_unpaired_marks` and the placeholder signs add to each
+    distinct reading of ``texts`` (the pruning passes add it too, so that a reading they keep or drop is
+    judged as the final ranking judges it)."""
+    logp = {
+        text: PLACEHOLDER_SIGN_LOGP * text.count(_PLACEHOLDER_SIGN)
+        + (UNPAIRED_MARK_LOGP * _unpaired_marks(text) if uniform else 0.0)
+        for text in texts
+    }
+    if uniform or glue:
+        distinct = list(logp)
+        for text, (marks, glued) in zip(distinct, _marks_of(distinct, uniform, glue), strict=True):
+            logp[text] += IN_WORD_ASCII_MARK_LOGP * marks + GLUED_LETTER_LOGP * glued
+    return logp
 
 
 def _glued_letters(text: str) -> int:
@@ -1345,7 +1412,7 @@ def _prune(
     ]
     prior = _reading_priors(s, groups, names, texts, heads, prefix)
     single_idx = [i for i, single in enumerate(bytewise) if single]
-    bound, first = _bound_first(scorer, names, keys, prior, _byte_counts(prefix))
+    bound, first = _bound_first(scorer, names, keys, prior, prefix)
     # the readings likely to be the only one kept, fully scored in the same call (as the final scoring
     # would score each alone): every multi-byte one, or the single-byte one with the best bound
     multi = [i for i, single in enumerate(bytewise) if not single]
@@ -1382,7 +1449,7 @@ def _reading_priors(
     if s.declared is None and not s.prior and not (uniform or glue or signs):  # (the terms below: all 0.0)
         return [priors.base_prior(i.name) + (priors.TLD_BOOST if i.name in boosted else 0.0) for i in names]
     # the marks of each distinct reading once: many code pages read the first bytes alike
-    marks = {m: _marks_logp(m, uniform, glue) for m in dict.fromkeys(scored)}
+    marks = _marks_logp(scored, uniform, glue)
     return [
         priors.base_prior(i.name)
         + (priors.TLD_BOOST if i.name in boosted else 0.0)
@@ -1448,7 +1515,7 @@ def _score_bounded(
         best = max(results[i].loglik + prior[i] for i in results)
         kept = [i for i in sorted(results) if results[i].loglik + prior[i] >= best - PRUNE_MARGIN]
         return [texts[i] for i in kept], [results[i] for i in kept]
-    bound, first = _bound_first(scorer, names, keys, prior, _byte_counts(data))
+    bound, first = _bound_first(scorer, names, keys, prior, data)
     results = {}
 
     def score(which: list[int]) -> float:
@@ -1470,23 +1537,23 @@ def _score_bounded(
 
 
 def _bound_first(
-    scorer: Scorer, names: list[EncodingInfo], keys: list[LanguagesKey], prior: list[float], hist: np.ndarray
+    scorer: Scorer, names: list[EncodingInfo], keys: list[LanguagesKey], prior: list[float], data: bytes
 ) -> tuple[list[float], list[int]]:
-    """Upper bound + prior of each single-byte reading (+inf for the others) of bytes with histogram
-    ``hist``, and the readings to score first: the multi-byte ones and the :data:`PRUNE_FIRST`
-    best-bounded single-byte ones, or when there is no multi-byte one, the single-byte ones whose bound
-    is within :data:`PRUNE_BOUND_EXCESS` per byte of the best (those the bound would not skip)."""
+    """Upper bound + prior of each single-byte reading (+inf for the others) of ``data``, and the readings
+    to score first: the multi-byte ones and the :data:`PRUNE_FIRST` best-bounded single-byte ones, or when
+    there is no multi-byte one, the single-byte ones whose bound is within :data:`PRUNE_BOUND_EXCESS` per
+    byte of the best (those the bound would not skip)."""
     single_idx = [i for i, info in enumerate(names) if info.kind in ("single", "ebcdic")]
     bound = [np.inf] * len(names)
     if single_idx:
-        ubs = scorer.upper_bound_list([keys[i] for i in single_idx], hist)
+        ubs = scorer.upper_bound_list([keys[i] for i in single_idx], _byte_counts(data))
         for i, ub in zip(single_idx, ubs, strict=True):
             bound[i] = ub + prior[i]
     first = [i for i, info in enumerate(names) if info.kind not in ("single", "ebcdic")]
     if first:  # multi-byte readings: usually one of them is far ahead (CJK text)
         first += sorted(single_idx, key=lambda i: -bound[i])[:PRUNE_FIRST]
     elif single_idx:
-        likely = max(bound[i] for i in single_idx) - PRUNE_BOUND_EXCESS * int(hist.sum()) - PRUNE_MARGIN
+        likely = max(bound[i] for i in single_idx) - PRUNE_BOUND_EXCESS * len(data) - PRUNE_MARGIN
         first = [i for i in single_idx if bound[i] >= likely]
     return bound, first
 
@@ -1517,6 +1584,10 @@ def _score_heads(
     return scores[len(unique) :]
 
 
+#: where the byte histogram's two halves start (ASCII, then the bytes 0x80-0xFF)
+_HALVES = np.array([0, 128], np.intp)
+
+
 def _shortlist(
     scorer: Scorer, survivors: list[_Survivor], hist: np.ndarray, given: Mapping[str, float] | None = None
 ) -> list[_Survivor]:
@@ -1529,14 +1600,14 @@ def _shortlist(
     singles = [info.name for info, _ in survivors if info.kind == "single"]
     if len(singles) <= SHORTLIST_MIN:
         return survivors
-    low, high = int(hist[:128].sum()), int(hist[128:].sum())
+    low, high = np.add.reduceat(hist, _HALVES).tolist()  # ASCII and non-ASCII bytes
     if low > SHORTLIST_ASCII_RATIO * high:
         hist = hist.astype(np.float64)
         hist[:128] *= SHORTLIST_ASCII_RATIO * high / low
     keep = set(ALWAYS_SCORED).union(name for name, logp in (given or {}).items() if logp > 0)
     if scorer.pages is not None:
         flags = scorer.pages.shortlist(hist, scorer.code_page_rows(singles), SHORTLIST_MARGIN, SHORTLIST_MIN)
-        keep.update(name for name, kept in zip(singles, flags, strict=True) if kept)
+        keep.update(itertools.compress(singles, flags))
     else:
         keep.update(_shortlisted_reference(scorer, singles, hist))
     return [(info, ev) for info, ev in survivors if info.kind != "single" or info.name in keep]

@@ -236,40 +236,43 @@ class Scorer:
         give the same integers, and the one float formula below turns them into nats.
         """
         m = self.model
-        out: list[LanguageScore | None] = [None] * len(texts)
-        live = [i for i, t in enumerate(texts) if t]
-        for i, t in enumerate(texts):
-            if not t:
-                out[i] = LanguageScore(None, 0.0, 0, 0.0)
-        if not live:
-            return [r for r in out if r is not None]
         n_langs = len(m.languages)
-        if languages is None or isinstance(languages, int):
-            ks = [min(languages or top_languages(sum(len(texts[i]) for i in live)), n_langs)] * len(live)
-        else:
-            ks = [min(languages[i], n_langs) for i in live]
+        texts = texts if isinstance(texts, list) else list(texts)  # (the kernel takes a list)
+        live = [i for i, t in enumerate(texts) if t]
+        if len(live) < len(texts):  # empty texts read as nothing: scored apart from the others
+            out = [LanguageScore(None, 0.0, 0, 0.0)] * len(texts)
+            if live:
+                kept = [languages[i] for i in live] if isinstance(languages, Sequence) else languages
+                got = self.score_many([texts[i] for i in live], [encodings[i] for i in live], languages=kept)
+                for i, score in zip(live, got, strict=True):
+                    out[i] = score
+            return out
         # English is always among the languages tried, as one more beyond the unigram's choice when
         # that lacks it: it is the language of the markup, code, identifiers and names around text
         # everywhere, and the usual second language of a mixed reading (_mixed_costs). Without it a
         # code page serving one language plus English had an edge over a Western one whose letter
         # counts picked Italian and Spanish for an English CSV with French translations
         # (one more column for every text, even those whose choice has English already)
-        ks = [min(kk + 1, n_langs) for kk in ks]
-        live_texts = [texts[i] for i in live]
-        if self.kernel is not None:  # (the languages as bit sets: the kernel unpacks them)
-            bits = self._language_bits([encodings[i] for i in live])
-            rows = self.kernel.score(live_texts, bits, ks, MIX_WORD_COST)
+        if languages is None or isinstance(languages, int):
+            k = min(languages or top_languages(sum(map(len, texts))), n_langs)
+            ks = [min(k + 1, n_langs)] * len(texts)
         else:
-            rows = self._counts_reference(live_texts, self._allowed([encodings[i] for i in live]), ks)
-        for i, (lang, cost, n_pair, n_switch, n_mark, n_letters, n_known) in zip(live, rows, strict=True):
-            penalty = CASE_FLIP_LOGP * n_pair + SCRIPT_SWITCH_LOGP * n_switch + IN_WORD_MARK_LOGP * n_mark
-            out[i] = LanguageScore(
-                m.languages[lang] if n_letters else None,
-                -cost / M.QUANT + penalty,
+            ks = [min(k + 1, n_langs) for k in languages[: len(texts)]]
+        if self.kernel is not None:  # (the languages as bit sets: the kernel unpacks them)
+            rows = self.kernel.score(texts, self._language_bits(encodings[: len(texts)]), ks, MIX_WORD_COST)
+        else:
+            rows = self._counts_reference(texts, self._allowed(list(encodings[: len(texts)])), ks)
+        names = m.languages
+        return [
+            LanguageScore(
+                names[lang] if n_letters else None,
+                -cost / M.QUANT
+                + (CASE_FLIP_LOGP * n_pair + SCRIPT_SWITCH_LOGP * n_switch + IN_WORD_MARK_LOGP * n_mark),
                 n_letters,
                 n_known / n_letters if n_letters else 0.0,
             )
-        return [r for r in out if r is not None]
+            for lang, cost, n_pair, n_switch, n_mark, n_letters, n_known in rows
+        ]
 
     def _counts_reference(
         self, texts: list[str], allowed: np.ndarray, ks: list[int]

@@ -10,18 +10,24 @@ input streams in; each stops at its first error and costs nothing after that.
 from __future__ import annotations
 
 import codecs
+import re
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
 
+from mojifix import _native
 from mojifix.detect.encodings import REGISTRY, UNDEFINED, EncodingInfo
 
 __all__ = [
+    "COMPACT_LOOKAHEAD",
     "ERROR_SPACING",
     "MAX_ERRORS",
+    "Block",
     "StreamValidator",
+    "compact_ascii_reference",
     "decode_resuming",
     "decoder_class",
     "describe",
@@ -45,6 +51,88 @@ MAX_ERRORS = 8
 ERROR_SPACING = 100
 
 
+#: bytes :func:`compact_ascii_reference` keeps at the start of each ASCII run: a multi-byte character
+#: is at most four bytes (GB18030's four-byte form, whose second and fourth bytes are ASCII digits), so a
+#: decoder deciding on a sequence that starts before the run reads at most its first three bytes. From
+#: the codecs' rules, not tuned.
+COMPACT_LOOKAHEAD = 3
+_ASCII_RUN = re.compile(rb"[\x00-\x7f]+")
+
+
+def compact_ascii_reference(block: bytes) -> tuple[bytes, bytes, bytes] | None:
+    """``block`` without the interior of its ASCII runs, for the multi-byte validators; None when nothing
+    would be dropped.
+
+    Of each run of ASCII bytes only the first :data:`COMPACT_LOOKAHEAD` are kept. In every multi-byte
+    encoding validated here (GB18030, Shift_JIS/cp932, EUC-KR/cp949, Big5-HKSCS, EUC-JP, Johab: stateless
+    decoders) a byte below 0x80 is a whole character, decided without looking further, wherever a
+    character can start; a sequence that starts before the run ends within its first three bytes, and
+    is decided on the bytes kept. So after them the decoder stands between characters, nothing pending,
+    and the rest of the run decodes alike whatever came before: dropping it changes no error and no
+    pending byte. Returns the compacted bytes, and for each dropped stretch (but one that ends the block)
+    the position in them of the first byte after it and the bytes dropped up to there, as int64 arrays
+    in bytes: what maps the errors' positions back to input offsets (:class:`Block`).
+    The reference of the compiled ``compact_ascii`` (``mojifix.detect._scoring``).
+    """
+    pieces: list[bytes] = []
+    positions: list[int] = []
+    dropped_at: list[int] = []
+    dropped = last = 0
+    for m in _ASCII_RUN.finditer(block):
+        start, end = m.span()
+        if end - start > COMPACT_LOOKAHEAD:
+            pieces.append(block[last : start + COMPACT_LOOKAHEAD])
+            last = end
+            dropped += end - start - COMPACT_LOOKAHEAD
+            if end < len(block):  # (a run that ends the block leaves nothing after it to map)
+                positions.append(end - dropped)
+                dropped_at.append(dropped)
+    if not dropped:
+        return None
+    pieces.append(block[last:])
+    return b"".join(pieces), np.array(positions, np.int64).tobytes(), np.array(dropped_at, np.int64).tobytes()
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One block of the input as the validators are given it: its bytes, their offset in the input, and
+    for the multi-byte validators the block without the interior of its ASCII runs (:func:`compact_ascii`,
+    None when that drops nothing or the compiled kernel is not active: they then decode every byte)."""
+
+    data: bytes
+    offset: int
+    compacted: bytes | None = None
+    #: (int64 views) where in ``compacted`` each dropped stretch was, and the bytes dropped up to there
+    positions: memoryview | None = None
+    dropped: memoryview | None = None
+
+    @classmethod
+    def of(cls, data: bytes, offset: int, compact: bool) -> Block:
+        """The block at ``offset``; compacted when ``compact`` (a multi-byte validator will decode it)."""
+        kernel = _compact_kernel() if compact else None
+        found = kernel(data) if kernel is not None else None
+        if found is None:
+            return cls(data, offset)
+        compacted, positions, dropped = found
+        return cls(data, offset, compacted, memoryview(positions).cast("q"), memoryview(dropped).cast("q"))
+
+    def original(self, at: int) -> int:
+        """The input offset of position ``at`` of the compacted bytes (negative: a byte kept pending from
+        the block before, which compaction never drops)."""
+        if at < 0 or self.positions is None or self.dropped is None:
+            return self.offset + at
+        j = bisect_right(self.positions, at) - 1
+        return self.offset + at + (self.dropped[j] if j >= 0 else 0)
+
+
+@cache
+def _compact_kernel() -> Callable[[bytes], tuple[bytes, bytes, bytes] | None] | None:
+    """The compiled ``compact_ascii``, or None (the reference is forced, or it is not built): the multi-byte
+    validators then decode every byte (the same results; :func:`compact_ascii_reference` is the compiled
+    function's twin, for the tests: in Python it costs more than it saves)."""
+    return getattr(_native.detect_kernel(), "compact_ascii", None)
+
+
 @dataclass(slots=True)
 class StreamValidator:
     """Incremental strict decoding of one stateful/multi-byte encoding over the whole input.
@@ -53,8 +141,9 @@ class StreamValidator:
     and record up to :data:`MAX_ERRORS` of them (``errors``: absolute offsets); one more and the
     validator stops (``broken``). The others (UTF-16/32, escape encodings) stop at the first.
 
-    Decoding is lazy by one block: ``feed`` keeps the block (the caller's bytes, shared by every
-    validator) and decodes it when the next block comes or when a result is first read. So a
+    Decoding is lazy by one block: ``feed`` keeps the block (the caller's :class:`Block`, shared by every
+    validator; a multi-byte one decodes its compacted bytes when there are some) and decodes it when the
+    next block comes or when a result is first read. So a
     one-block input that an earlier stage decides (valid UTF-8, ASCII) is never decoded in the dozen
     multi-byte encodings, and memory stays at one block; the results are those of decoding each block
     as it came, in the same order.
@@ -66,33 +155,39 @@ class StreamValidator:
     _error_reason: str = ""
     _errors: list[int] = field(default_factory=list)
     _broken: bool = False
-    _pending: tuple[bytes, int] | None = None
+    _pending: Block | None = None
 
     @classmethod
     def start(cls, info: EncodingInfo) -> StreamValidator:
         return cls(info)
 
-    def feed(self, block: bytes, offset: int) -> None:
-        """Validate ``block`` (at absolute ``offset``), now or when a result is read."""
+    def feed(self, block: Block) -> None:
+        """Validate ``block``, now or when a result is read."""
         self._settle()
         if not self._broken:
-            self._pending = (block, offset)
+            self._pending = block
 
     def _settle(self) -> None:
         """Decode the block kept by :meth:`feed`, if any."""
         if self._pending is not None:
-            block, offset = self._pending
+            block = self._pending
             self._pending = None
-            self._decode(block, offset)
+            self._decode(block)
 
-    def _decode(self, block: bytes, offset: int) -> None:
+    def _decode(self, block: Block) -> None:
+        multi = self.info.kind == "multi"
         try:
-            _, _, reason, self._broken = decode_resuming(
-                self.decoder, block, offset, self._errors, self.info.kind == "multi"
-            )
+            if multi and block.compacted is not None:
+                _, _, reason, self._broken = decode_resuming(
+                    self.decoder, block.compacted, 0, self._errors, True, where=block.original
+                )
+            else:
+                _, _, reason, self._broken = decode_resuming(
+                    self.decoder, block.data, block.offset, self._errors, multi
+                )
         except UnicodeError as exc:  # ISO-2022 decoders raise plain errors on bad escapes
             if self._error_at is None:
-                self._error_at, self._error_reason = offset, str(exc)
+                self._error_at, self._error_reason = block.offset, str(exc)
             self._broken = True
             return
         if self._error_at is None and reason is not None:
@@ -138,6 +233,7 @@ def decode_resuming(
     errors: list[int],
     resume: bool,
     skipped: Callable[[bytes], object] | None = None,
+    where: Callable[[int], int] | None = None,
 ) -> tuple[str, bytes, str | None, bool]:
     """Strictly decode ``data`` (at absolute ``offset``), stepping over invalid sequences.
 
@@ -147,7 +243,8 @@ def decode_resuming(
     reset and goes on after the sequence (``skipped`` is given the bytes decoded before it). Returns
     (the text of the stretch after the last error, that stretch's bytes, the reason of the first error
     met here or None, whether the decoder gave up). A plain ``UnicodeError`` (a bad ISO-2022 escape)
-    propagates.
+    propagates. ``where``: ``data`` is a block's compacted bytes (:class:`Block`, ``offset`` then 0, its
+    start), and this maps a position in them to the input offset that errors are recorded at.
     """
     reason = None
     while True:
@@ -157,6 +254,8 @@ def decode_resuming(
             # (exc.object is what the decoder had pending followed by ``data``)
             offset += len(data) - len(exc.object)
             at = offset + max(exc.start, 0)
+            if where is not None:
+                at = where(at)
             errors.append(at)
             if reason is None:
                 reason = exc.reason
