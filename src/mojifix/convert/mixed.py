@@ -111,6 +111,10 @@ ENDIAN_SCORE_CHARS = 256
 TAIL_MIN_CONFIDENCE = 0.8
 #: ...and gives the whole-file encoding at most this confidence for the tail.
 TAIL_MAX_HEAD_CONFIDENCE = 0.05
+#: the highest score mojifix.detect.score_text can give (a log-likelihood per character, <= 0 by its
+#: contract; tests/convert/test_mixed_fast.py checks it): a reading that scores above
+#: MAX_TEXT_SCORE - SCORE_MARGIN cannot be beaten by SCORE_MARGIN
+MAX_TEXT_SCORE = 0.0
 #: probe D on a UTF-16 head: share of the tail's code units that must look like 8-bit text read as
 #: UTF-16 (both bytes printable ASCII, or Hangul/private use). Chinese UTF-16 text has about 20% units
 #: with both bytes printable ASCII; Latin 8-bit text read in pairs over 90%.
@@ -375,23 +379,29 @@ def _probe_failure(data: bytes, start: int, head: str, fail: int, detect: Detect
     return Split(b, head_enc, tail_enc, f"{head} fails at byte {fail}; bytes from {b} decode as {tail_enc}")
 
 
+#: the code units :func:`_implausible_utf16` counts: both bytes printable ASCII (0x20-0x7E), Hangul
+#: syllables (U+AC00-U+D7A3), private use (U+E000-U+F8FF); one character class, counted by the regex
+#: engine rather than by a Python loop over the characters
+_IMPLAUSIBLE_UNIT = re.compile(
+    "["
+    + "".join(f"{chr(hi << 8 | 0x20)}-{chr(hi << 8 | 0x7E)}" for hi in range(0x20, 0x7F))
+    + "\uac00-\ud7a3\ue000-\uf8ff]"
+)
+
+
+def _utf16_text(seg: bytes, encoding: str) -> str:
+    """``seg`` read as UTF-16 in byte order ``encoding`` (a last odd byte dropped, bad units replaced)."""
+    return seg[: len(seg) & ~1].decode("utf-16-le" if encoding == "UTF-16LE" else "utf-16-be", "replace")
+
+
 def _implausible_utf16(seg: bytes, encoding: str) -> bool:
     """True when ``seg`` read as UTF-16 looks like 8-bit text: most code units are two printable ASCII
     bytes (Latin text read in pairs), or Hangul / private-use units (GBK/Big5 byte pairs read as
     UTF-16). Real UTF-16 text in any language has neither in the majority."""
-    text = seg[: len(seg) & ~1].decode("utf-16-le" if encoding == "UTF-16LE" else "utf-16-be", "replace")
+    text = _utf16_text(seg, encoding)
     if not text:
         return False
-    odd = 0
-    for ch in text:
-        c = ord(ch)
-        if (
-            (0x20 <= c & 0xFF <= 0x7E and 0x20 <= c >> 8 <= 0x7E)
-            or 0xAC00 <= c <= 0xD7A3
-            or 0xE000 <= c <= 0xF8FF
-        ):
-            odd += 1
-    return odd / len(text) >= IMPLAUSIBLE_UTF16_SHARE
+    return len(_IMPLAUSIBLE_UNIT.findall(text)) / len(text) >= IMPLAUSIBLE_UTF16_SHARE
 
 
 def _not_utf16(seg: bytes, utf16: str, enc8: str) -> bool:
@@ -405,9 +415,25 @@ def _not_utf16(seg: bytes, utf16: str, enc8: str) -> bool:
     text8 = try_decode(seg, enc8)
     if text8 is None:
         return False
-    text16 = seg[: len(seg) & ~1].decode("utf-16-le" if utf16 == "UTF-16LE" else "utf-16-be", "replace")
-    score8, score16 = _scores(text8, text16)
+    score8, score16 = _scores(text8, _utf16_text(seg, utf16))
     return score8 > score16 + SCORE_MARGIN
+
+
+def _utf16_beyond_doubt(seg: bytes, utf16: str) -> bool:
+    """True when :func:`_not_utf16` is False for ``seg`` whatever the 8-bit encoding: known without
+    asking the detector which one to try.
+
+    That needs the score of the UTF-16 reading to be in this file's score memo already (then
+    :func:`_not_utf16` would use that very value; probe G scored most last lines), within SCORE_MARGIN
+    of :data:`MAX_TEXT_SCORE` (so no 8-bit reading can beat it by the margin), and the code units not
+    to look like 8-bit text. Only a memo hit counts: a text scored in another call can score a little
+    differently (the number of languages tried depends on the call's total length).
+    """
+    memo = _MEMO.get()
+    score16 = memo.get(_utf16_text(seg, utf16)) if memo else None
+    return (
+        score16 is not None and score16 > MAX_TEXT_SCORE - SCORE_MARGIN and not _implausible_utf16(seg, utf16)
+    )
 
 
 def _suspicious(text: str, head: str) -> bool:
@@ -508,11 +534,14 @@ def _first_lines(data: bytes, start: int, head: str) -> bytes:
     """The first lines, up to FIRST_LINES_NON_ASCII non-ASCII bytes (at most FIRST_LINES_MAX bytes)."""
     end = start
     limit = min(len(data), start + FIRST_LINES_MAX)
+    non_ascii = 0  # in data[start:end], counted line by line (each byte once)
     while end < limit:
         nxt = data.find(b"\n", end, limit)
-        end = limit if nxt == -1 else nxt + 1
-        seg = data[start:end]
-        if len(seg) - len(seg.translate(None, _NON_ASCII)) >= FIRST_LINES_NON_ASCII:
+        line_end = limit if nxt == -1 else nxt + 1
+        line = data[end:line_end]
+        non_ascii += len(line) - len(line.translate(None, _NON_ASCII))
+        end = line_end
+        if non_ascii >= FIRST_LINES_NON_ASCII:
             break
     return data[start:end]
 
@@ -525,13 +554,15 @@ def _probe_first_half(data: bytes, start: int, head: str, detect: DetectFn) -> S
     the first lines are scored (mojifix.detect.score_text) as the other CJK encodings; unusual
     verdicts: the detector is asked about the first lines. If they are confidently E, look for the
     split under E (probes C and D)."""
+    if head in _LATIN_HEADS:
+        return None  # the verdict is a Latin code page: nothing below questions it (see the end)
     seg = _first_lines(data, start, head)
     if seg.isascii():
         return None
     first = None
     if head in _CJK_HEADS:
         first = _sibling_reads_better(seg, head)
-    elif head not in _LATIN_HEADS:
+    else:
         if len(seg) == len(data) - start:
             # too few non-ASCII bytes for FIRST_LINES_NON_ASCII (an English head with a few "£", "é"):
             # the "first lines" are the whole file, which the verdict already read; ask about the
@@ -614,7 +645,7 @@ def _probe_tail_utf16(data: bytes, start: int, head: str, detect: DetectFn) -> S
     limit = start + int((n - start) * (1 - PROBE_MAX_FRACTION))
     starts = _line_starts(data, limit, n - 1, head, start)
     b = next((s for s in reversed(starts) if n - s >= PROBE_MIN_UTF16_BYTES), None)
-    if b is None:
+    if b is None or _utf16_beyond_doubt(data[b:], head):
         return None
     det = detect(data[b:], domain="file")
     top = det.best()
@@ -749,6 +780,16 @@ def _nul_offsets(data: bytes, start: int) -> np.ndarray:
     return np.flatnonzero(np.frombuffer(data, dtype=np.uint8)[start:] == 0)
 
 
+def _no_nul_at_parity(data: bytes, start: int, parity: int) -> bool:
+    """True when no NUL byte of ``data[start:]`` sits at an offset (from ``start``) of ``parity``.
+
+    Probe G's exact shortcut: with no NUL where the head's byte order puts ASCII units' high bytes,
+    every step of its running balance is -1, the maximum is below 1 and no boundary candidate exists
+    (the usual case for the byte order that is not a Latin-script UTF-16 file's own).
+    """
+    return b"\x00" not in data[start + parity :: 2]
+
+
 def _probe_endianness(
     data: bytes, start: int, head: str, *, head_must_read: bool = False, nuls: np.ndarray | None = None
 ) -> Split | None:
@@ -769,6 +810,8 @@ def _probe_endianness(
     """
     other = _other_order(head)
     head_parity = 1 if head == "UTF-16LE" else 0
+    if _no_nul_at_parity(data, start, head_parity):
+        return None
     if nuls is None:
         nuls = _nul_offsets(data, start)
     if nuls.size == 0:
