@@ -188,3 +188,29 @@ def test_probe_d_on_utf16_gives_the_same_with_and_without_its_shortcut(tail, fou
     slow = _probe_d_after_g(data, "UTF-16LE")
     assert fast == slow
     assert (slow is not None) is found
+
+
+@pytest.fixture(scope="module")
+def big5_then_gbk(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, int]:
+    """A Big5 file with a GB18030 tail whose first lines also decode as Shift_JIS (project texts, seed
+    43): the detector calls the whole ambiguous GBK, and probe H asks which sibling the head reads as."""
+    root = tmp_path_factory.mktemp("sibling")
+    truths = generate(root, seed=43, texts="project")
+    truth = next(t for t in truths if t.path == "d0/f00248.txt")
+    assert (truth.label, truth.tail_label) == ("big5", "gb18030")
+    return (root / truth.path).read_bytes(), truth.boundary
+
+
+def test_the_sibling_chosen_for_a_head_does_not_depend_on_the_order_encodings_are_tried(
+    big5_then_gbk, monkeypatch
+) -> None:
+    """Two siblings clear SIBLING_MARGIN here (Big5 and Shift_JIS): the best reading wins whatever the
+    order of the walk (it was a set's, so the split changed with PYTHONHASHSEED), and it is the truth."""
+    data, boundary = big5_then_gbk
+    verdicts = []
+    for order in (mixed._CJK_ORDER, mixed._CJK_ORDER[::-1]):
+        monkeypatch.setattr(mixed, "_CJK_ORDER", order)
+        verdicts.append(verify.examine(data, Options(salvage=True), detect))
+    assert verdicts[0] == verdicts[1]
+    split = verdicts[0].mixed
+    assert split is not None and (split.head_encoding, split.boundary) == ("Big5", boundary)

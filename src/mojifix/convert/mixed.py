@@ -87,7 +87,9 @@ _NON_ASCII_RUN = re.compile(f"{_BMP_NON_ASCII}{{3}}")
 #: a non-ASCII character followed by a digit, twice in a row: GB18030 four-byte sequences (81-FE,
 #: 30-39, 81-FE, 30-39) read as single bytes ("ƒ6„3" is 83 36 84 33), which nobody writes
 _GB18030_FOUR = re.compile(f"(?:{_BMP_NON_ASCII}[0-9]){{2}}")
-_CJK_HEADS = frozenset({"GBK", "gb18030", "Big5", "Shift_JIS", "EUC-JP", "EUC-KR"})
+#: (in a fixed order, for the walks whose first match is the answer)
+_CJK_ORDER = ("GBK", "gb18030", "Big5", "Shift_JIS", "EUC-JP", "EUC-KR")
+_CJK_HEADS = frozenset(_CJK_ORDER)
 _LATIN_HEADS = frozenset(
     {"windows-1252", "windows-1250", "windows-1254", "windows-1257", "ISO-8859-2", "ISO-8859-15", "macintosh"}
 )
@@ -520,7 +522,9 @@ def _sibling_reads_better(seg: bytes, head: str) -> str | None:
     """The CJK encoding other than ``head`` in which ``seg`` reads far better as text, or None.
 
     Only asked when ``seg`` reads badly (below SUSPECT_SCORE) as ``head``: Big5 bytes that also decode
-    as GBK read as gibberish there, and the other way round (see SIBLING_MARGIN)."""
+    as GBK read as gibberish there, and the other way round (see SIBLING_MARGIN). Of the encodings that
+    clear the margin, the one that reads best (ties: the first of :data:`_CJK_ORDER`): the answer must
+    not depend on the order a set is walked in, which changes with the interpreter's string hashing."""
     own = try_decode(seg, head)
     if own is None:
         return None
@@ -529,13 +533,15 @@ def _sibling_reads_better(seg: bytes, head: str) -> str | None:
         return None  # reads like real text: no reason to question the verdict
     alts = [
         (alt, text)
-        for alt in _CJK_HEADS
+        for alt in _CJK_ORDER
         if not same_decoder(alt, head) and (text := try_decode(seg, alt)) is not None
     ]
-    for (alt, _), alt_score in zip(alts, _scores(*(t for _, t in alts)), strict=True):
-        if alt_score > own_score + SIBLING_MARGIN:
-            return alt
-    return None
+    better = [
+        (alt_score, -k, alt)
+        for k, ((alt, _), alt_score) in enumerate(zip(alts, _scores(*(t for _, t in alts)), strict=True))
+        if alt_score > own_score + SIBLING_MARGIN
+    ]
+    return max(better)[2] if better else None
 
 
 def _first_lines(data: bytes, start: int, head: str) -> bytes:
