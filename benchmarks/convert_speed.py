@@ -140,10 +140,21 @@ def _timed(cmd: list[str], dst: Path) -> tuple[float, float]:
     return wall, _cpu() - cpu0
 
 
+#: writes the bytecode of the mojifix that a Python imports, as ``pip install`` does for the peers'
+#: packages: an editable checkout has none, and with PYTHONDONTWRITEBYTECODE=1 every ``mojifix`` process
+#: would compile its modules from source again (benchmarks/warc.py's compile_mojifix_bytecode, per Python)
+COMPILE_MOJIFIX = (
+    "import compileall, pathlib, mojifix; "
+    "compileall.compile_dir(pathlib.Path(mojifix.__file__).parent, quiet=1)"
+)
+
+
 def measure(
     src: Path, root: Path, rounds: int, workers: tuple[int, ...], against: str | None = None
 ) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     """Wall and CPU times of every command, in turn, ``rounds`` times (after one untimed warm-up round)."""
+    for python in dict.fromkeys((sys.executable, against or sys.executable)):
+        subprocess.run([python, "-c", COMPILE_MOJIFIX], check=True)
     me = [sys.executable, str(Path(__file__).resolve())]
     commands: dict[str, list[str]] = {}
     for w in workers:
@@ -159,7 +170,7 @@ def measure(
     for r in range(rounds + 1):
         for name, cmd in commands.items():
             wall, cpu = _timed(cmd, root / "out")
-            if r:  # round 0 warms the page cache and the byte-compiled modules
+            if r:  # round 0 warms the page cache
                 walls[name].append(wall)
                 cpus[name].append(cpu)
     shutil.rmtree(root / "out", ignore_errors=True)

@@ -490,7 +490,7 @@ def _probe_tail(data: bytes, start: int, head: str, detect: DetectFn) -> Split |
         if (
             head in _LATIN_HEADS
             and text is not None
-            and sum(not c.isascii() for c in text) < MIN_JUDGED_NON_ASCII
+            and len(text) - len(text.encode("ascii", "ignore")) < MIN_JUDGED_NON_ASCII  # non-ASCII chars
         ):
             continue  # too short to judge either way
         if text is None or not _suspicious(text, head):
@@ -860,9 +860,10 @@ def _probe_endianness(
         if len(data) - b >= MIN_NUL_FREE_BYTES and b - start >= shortest_head
     ]
     # a clean file tries every candidate: score all their tails in one call (the loop reads the memo)
-    _scores(*(t[:ENDIAN_SCORE_CHARS] for b in tried for t in _readings(data[b:], head, other) if t))
+    readings = {b: _readings(data[b:], head, other) for b in tried}
+    _scores(*(t[:ENDIAN_SCORE_CHARS] for b in tried for t in readings[b] if t))
     for b in tried:
-        if _byte_order_flips(data[start:b], data[b:], head, other) and (
+        if _byte_order_flips(data[start:b], data[b:], head, other, readings=readings[b]) and (
             not head_must_read or _byte_order_flips(data[b:], data[start:b], other, head, reads_only=True)
         ):
             return Split(
@@ -882,11 +883,18 @@ def _readings(after: bytes, head: str, other: str) -> tuple[str | None, str | No
 
 
 def _byte_order_flips(
-    before: bytes, after: bytes, head: str, other: str, *, reads_only: bool = False
+    before: bytes,
+    after: bytes,
+    head: str,
+    other: str,
+    *,
+    reads_only: bool = False,
+    readings: tuple[str | None, str | None] | None = None,
 ) -> bool:
     """``before`` is ``head`` text and ``after`` is ``other`` text, each read by its byte order
-    (``reads_only``: only that ``after`` reads clearly better in ``other`` than in ``head``)."""
-    after_other, after_head = _readings(after, head, other)
+    (``reads_only``: only that ``after`` reads clearly better in ``other`` than in ``head``;
+    ``readings``: :func:`_readings` of ``after``, when the caller decoded them already)."""
+    after_other, after_head = readings if readings is not None else _readings(after, head, other)
     if after_other is None:
         return False
     # NUL parity proves little in Chinese UTF-16 (few NULs, some of the wrong parity): the tail must
