@@ -68,9 +68,10 @@ def _table(name: str, pycodec: str, index: str | None) -> str:
         high = INDEXES[index]
         return "".join(chr(b) for b in range(128)) + high.replace(NO_ENTRY, UNDEFINED)
     # one decode of all 256 byte values: a single-byte codec gives one character per byte, and
-    # "surrogateescape" marks each unmapped byte >= 0x80 as U+DC80 + byte (35 CPython code pages: ~0.5 ms instead
-    # of ~5 ms byte by byte, at every process's first detection); a codec that leaves a byte < 0x80
-    # unmapped (cp424) or does not give 256 characters is read byte by byte (_table_bytewise, the reference)
+    # "surrogateescape" marks each unmapped byte >= 0x80 as U+DC80 + byte (35 CPython code pages: ~1 ms
+    # instead of ~7.6 ms byte by byte, at every process's first detection); a codec that leaves a byte
+    # < 0x80 unmapped (cp424) or does not give 256 characters is read byte by byte (_table_bytewise, the
+    # reference)
     try:
         text = bytes(range(256)).decode(pycodec, "surrogateescape")
     except UnicodeDecodeError:
