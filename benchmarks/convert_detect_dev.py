@@ -51,7 +51,8 @@ PYTHON_CODEC = {
     "utf-16be": "utf-16-be",
     "utf-16le": "utf-16-le",
     "iso-8859-11": "iso8859_11",
-    "viscii": None,
+    # mojifix.extra_codecs's VISCII: its table is glibc's character map (the same text as `iconv -f VISCII`)
+    "viscii": "viscii",
     "euc-tw": None,
 }
 

@@ -4,7 +4,7 @@ The tree: ten copies (``--copies``) of benchmarks/convert_corpus.py's 400-file t
 seed 5, the project's texts: 8 encodings x 50 files, 15% short, 40 with a foreign tail), 4,000 files,
 written to tmpfs (``--root``, default under /dev/shm) so the disk's speed is not what is measured. Three
 commands, each a whole process started from nothing (interpreter start-up, imports and the model load
-included), run in turn A B C A B C ... on the same tree, each into a fresh destination:
+included), run in turn A B C, B C A, C A B ... on the same tree, each into a fresh destination:
 
   mojifix      ``python -m mojifix convert SRC DST``: default options (atomic writes, fsync, full
                verification, manifest); ``--workers N`` adds runs with N worker processes
@@ -140,10 +140,21 @@ def _timed(cmd: list[str], dst: Path) -> tuple[float, float]:
     return wall, _cpu() - cpu0
 
 
+#: writes the bytecode of the mojifix that a Python imports, as ``pip install`` does for the peers'
+#: packages: an editable checkout has none, and with PYTHONDONTWRITEBYTECODE=1 every ``mojifix`` process
+#: would compile its modules from source again (benchmarks/warc.py's compile_mojifix_bytecode, per Python)
+COMPILE_MOJIFIX = (
+    "import compileall, pathlib, mojifix; "
+    "compileall.compile_dir(pathlib.Path(mojifix.__file__).parent, quiet=1)"
+)
+
+
 def measure(
     src: Path, root: Path, rounds: int, workers: tuple[int, ...], against: str | None = None
 ) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     """Wall and CPU times of every command, in turn, ``rounds`` times (after one untimed warm-up round)."""
+    for python in dict.fromkeys((sys.executable, against or sys.executable)):
+        subprocess.run([python, "-c", COMPILE_MOJIFIX], check=True)
     me = [sys.executable, str(Path(__file__).resolve())]
     commands: dict[str, list[str]] = {}
     for w in workers:
@@ -156,10 +167,13 @@ def measure(
     commands["I/O floor"] = [*me, "--io-floor", str(src), str(root / "out")]
     walls: dict[str, list[float]] = {name: [] for name in commands}
     cpus: dict[str, list[float]] = {name: [] for name in commands}
+    names = list(commands)
     for r in range(rounds + 1):
-        for name, cmd in commands.items():
-            wall, cpu = _timed(cmd, root / "out")
-            if r:  # round 0 warms the page cache and the byte-compiled modules
+        # each round starts one command later, so that no command always runs first, after the I/O
+        # floor's writes (in 4 of 4 runs the first slot took more CPU seconds, whichever mojifix held it)
+        for name in names[r % len(names) :] + names[: r % len(names)]:
+            wall, cpu = _timed(commands[name], root / "out")
+            if r:  # round 0 warms the page cache
                 walls[name].append(wall)
                 cpus[name].append(cpu)
     shutil.rmtree(root / "out", ignore_errors=True)

@@ -7,7 +7,8 @@ Wikipedia prose, 120 files). It is a DEVELOPMENT set: look at it, calibrate on i
 and never fit a constant file by file to it; the acceptance figures come from the held-out test set
 (``benchmarks/detect_test.py``). Metric: :mod:`detect_eval` (decoding with the answer gives the true
 text under Python's codec or the WHATWG decoder). Files whose encoding no Python codec decodes
-(``viscii``, ``euc-tw``) are listed apart: there the question is only whether confidence is honest.
+(``euc-tw``; VISCII since mojifix.extra_codecs has it) are listed apart: there the question is only whether
+confidence is honest.
 """
 
 from __future__ import annotations

@@ -606,6 +606,9 @@ def _encodable(info, ch: str) -> bool:
     forms = [ch, ch.upper()]
     if info.name in SHAPED_PAGES:
         forms += _presentation_forms().get(SHAPE_STANDS_IN.get(ch, ch), ())
+    if unicodedata.combining(ch):  # a tone mark of decomposed training text (Vietnamese): a page of
+        # precomposed letters (VISCII) writes it as part of its letter ("a" + mark as one character)
+        forms.append(unicodedata.normalize("NFC", "a" + ch))
     nfd = unicodedata.normalize("NFD", ch)
     if len(nfd) > 1:  # windows-1258 writes Vietnamese as a precomposed base + one combining tone mark
         forms.append(nfd)

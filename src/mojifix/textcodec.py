@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 
+from mojifix import extra_codecs  # noqa: F401  (registers the codecs CPython lacks, e.g. "viscii")
 from mojifix.errors import DecodeError, UnknownEncodingError
 from mojifix.whatwg import lookup
 from mojifix.whatwg._tables import ENCODINGS

@@ -360,21 +360,58 @@ def test_command_line_switch_table_and_json(tmp_path: Path, capsys: pytest.Captu
 
 
 def test_ebcdic_twins_stay_quarantined_among_confident_neighbours(tmp_path: Path) -> None:
-    """cp037 and cp500 read the same letters and differ in ``! [ ] ^ |``: the detector gives such twins
-    even odds whatever the prior (its evidence cannot tell them apart), so six confident cp037 neighbours
-    must not write a cp500 file with brackets as cp037 (that would be silently wrong)."""
+    """cp037 and cp500 read the same letters and differ in ``! [ ] ^ |``. Where the marks pair up in
+    one reading only (cp500's "[OPTION]" is cp037's "¢OPTION!"), the file's own bytes decide; where
+    they cannot ("Attention !" vs "Attention |"), the detector gives the twins even odds whatever the
+    prior, so six confident cp037 neighbours must not write a cp500 file as cp037 (silently wrong)."""
     voter = (
         "Le comité a décidé que la réunion aura lieu à Genève, près du lac, en été. "
         "Les élèves préparent leurs thèmes avec soin et beaucoup de café.\n"
     )
-    twin = (
+    bracketed = (
         "Utilisation : commande [OPTION]... [FICHIER]... Attention ! Ceci efface tout !\n"
         "Voir aussi [AIDE] et [MANUEL] pour les détails.\n"
     ) * 3
+    twin = "Attention ! Ceci efface tout ! Vérifiez la sauvegarde avant de continuer !\n" * 3
     files = {f"mainframe/v{i}.txt": (voter * (i + 2)).encode("cp037") for i in range(6)}
-    src = write_tree(tmp_path / "src", {**files, "mainframe/usage.txt": twin.encode("cp500")})
+    tree = {
+        **files,
+        "mainframe/usage.txt": bracketed.encode("cp500"),
+        "mainframe/warn.txt": twin.encode("cp500"),
+    }
+    src = write_tree(tmp_path / "src", tree)
     recs = _records(convert(src, tmp_path / "out", fsync=False))
     assert all((recs[p].outcome, recs[p].encoding) == ("converted", "cp037") for p in files)
     rec = recs["mainframe/usage.txt"]
+    assert (rec.outcome, rec.encoding, rec.decision) == ("converted", "cp500", "detector")
+    assert (tmp_path / "out" / "mainframe" / "usage.txt").read_text("utf-8") == bracketed
+    rec = recs["mainframe/warn.txt"]
     assert (rec.outcome, rec.verification, rec.decision) == ("quarantined", "ambiguous", "detector")
-    assert not (tmp_path / "out" / "mainframe" / "usage.txt").exists()
+    assert not (tmp_path / "out" / "mainframe" / "warn.txt").exists()
+
+
+#: Traditional Chinese UTF-16LE notes without BOM, long enough to be decided on their own (the voters)
+_ZH_HANT = (
+    "我們明天早上在車站見面，然後一起去圖書館看書。",
+    "這家餐廳的湯麵很好吃，價錢也不貴，我常常來這裡。",
+    "他說今年夏天要去台灣旅行，想看看山上的風景。",
+    "老師請學生把作業寫完以後，再交給班長收起來。",
+    "下雨的時候，我們就在家裡喝茶、聊天、聽音樂。",
+    "這本書的故事很長，可是每一章都寫得非常精彩。",
+)
+#: 14 bytes of BOM-less UTF-16LE ("他把舊電腦裡的"): its line-feed byte (0x0A, the low byte of 舊) once
+#: made convert search it for a split under a reading the detector put at 5e-6 (windows-1250), and it
+#: was quarantined as "mixed: macintosh up to byte 5, then GBK" before the tree prior could read it
+SHORT_UTF16 = "他把舊電腦裡的".encode("utf-16-le")
+
+
+def test_short_bomless_utf16_is_not_split_under_an_improbable_reading(tmp_path: Path) -> None:
+    alone = _run(tmp_path, {"short.txt": SHORT_UTF16}, name="alone")["short.txt"]
+    assert (alone.outcome, alone.verification) == ("quarantined", "ambiguous")
+    assert alone.mixed is None
+    voters = {f"zh/n{i}.txt": (t + "\n").encode("utf-16-le") for i, t in enumerate(_ZH_HANT)}
+    recs = _run(tmp_path, {**voters, "zh/short.txt": SHORT_UTF16}, name="tree")
+    assert all(recs[p].encoding == "UTF-16LE" and recs[p].outcome == "converted" for p in voters)
+    rec = recs["zh/short.txt"]
+    assert (rec.outcome, rec.encoding, rec.decision) == ("converted", "UTF-16LE", TREE_PRIOR)
+    assert (tmp_path / "tree" / "zh" / "short.txt").read_text("utf-8") == "他把舊電腦裡的"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mojifix.detect import detect
+from mojifix.detect import detect, pipeline
 
 
 def _kinds(detection, kind):
@@ -142,12 +142,13 @@ def test_real_text_keeps_its_confidence():
     assert d.encoding == "windows-1250" and not d.ambiguous and d.best().confidence > 0.9
 
 
-def test_ebcdic_pages_that_differ_only_in_punctuation_are_ambiguous():
-    # cp037 and cp500 put "[" "]" "!" "|" on different bytes; German letters are the same in both
+def test_ebcdic_pages_that_differ_only_in_punctuation_are_told_apart_by_bracket_pairs():
+    # cp037 and cp500 put "[" "]" "!" "|" on different bytes; German letters are the same in both.
+    # cp500 reads cp037's balanced "[-a]" as "¬-a|" and its "!" as "]": the pairs decide (once this
+    # was ambiguous: see test_exclamations_versus_bars_stay_ebcdic_twins for what still is)
     text = "Optionen: [-a] [-b Datei] | Beispiel: prog [-a] ! Achtung, bitte lesen.\n" * 8
     d = detect(text.encode("cp037"))
-    assert d.encoding in ("cp037", "cp500") and d.ambiguous
-    assert any("punctuation" in ev.detail for ev in d.evidence)
+    assert d.encoding == "cp037" and not d.ambiguous
 
 
 def test_ebcdic_pages_that_differ_in_letters_are_decided():
@@ -232,3 +233,42 @@ def test_short_cjk_without_ebcdic_breaks_has_no_ebcdic_reading():
     from mojifix.detect.encodings import by_name
 
     assert all(by_name(c.encoding).kind != "ebcdic" for c in d.candidates)
+
+
+#: our own French notes with bracketed references: cp500 puts "[" "]" on 0x4A 0x5A, where cp037 has
+#: "¢" and "!"; cp037 puts them on 0xBA 0xBB, where cp500 has "¬" and "|"
+BRACKETED = (
+    "Voir la note [1] et la page [2] du rapport.\n"
+    "Le comité [Paris] a voté [oui] hier soir.\n"
+    "Les valeurs [a, b] sont dans la table [x].\n"
+)
+
+
+@pytest.mark.parametrize(("codec", "twin"), [("cp500", "cp037"), ("cp037", "cp500")])
+def test_ebcdic_twins_are_told_apart_by_unpaired_marks(codec: str, twin: str) -> None:
+    d = detect(BRACKETED.encode(codec), candidates=[codec, twin])
+    assert d.encoding == codec and not d.ambiguous
+    other = next((c for c in d.candidates if c.encoding == twin), None)
+    if other is not None:
+        assert any("unpaired brackets" in ev.detail for ev in other.evidence)
+
+
+def test_without_the_mark_price_bracketed_ebcdic_stays_a_twin(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline, "UNPAIRED_MARK_LOGP", 0.0)
+    monkeypatch.setattr(pipeline, "TWIN_MARK_EVIDENCE", 10**9)
+    assert detect(BRACKETED.encode("cp500"), candidates=["cp500", "cp037"]).ambiguous
+
+
+def test_one_stray_mark_does_not_tell_ebcdic_twins_apart() -> None:
+    # one "!" (cp037 0x5A) is one unpaired "]" in cp500: less than TWIN_MARK_EVIDENCE
+    text = "Hello there, welcome to the meeting notes.\nThe plan is ready!\nWe will see you on Monday.\n"
+    assert pipeline.TWIN_MARK_EVIDENCE > 1
+    d = detect(text.encode("cp037"), candidates=["cp037", "cp500"])
+    assert d.ambiguous and {c.encoding for c in d.candidates[:2]} == {"cp037", "cp500"}
+
+
+def test_exclamations_versus_bars_stay_ebcdic_twins() -> None:
+    # cp500's "!" (0x4F) is cp037's "|": no pairing tells "Achtung!" from "Achtung|"
+    text = "Achtung! Der Zug fährt heute nicht!\nBitte warten Sie! Danke!\n"
+    d = detect(text.encode("cp500"), candidates=["cp500", "cp037"])
+    assert d.ambiguous and any("punctuation and symbols" in ev.detail for ev in d.evidence)

@@ -272,3 +272,80 @@ def test_records_read_lean_equal_the_one_property_per_field_reading(tmp_path: Pa
 def streamed_equals_members(path: Path) -> bool:
     """The streaming reader and the member path agree on ``path``."""
     return _streamed(path) == _member_path(path)
+
+
+def _decoded(path: Path, *, full_records: bool) -> tuple[list[object], dict[str, object], list[HttpRecord]]:
+    """(rows, summary, records) of ``decode_records`` over ``iter_http_records(path, full_records=...)``."""
+    summary = warc.WarcSummary()
+    records = list(iter_http_records(path, errors=summary.errors, full_records=full_records))
+    rows = list(warc.decode_records(records, summary, trust="evidence"))
+    return rows, summary.to_dict(), records
+
+
+def _mixed_members(seed: int) -> list[bytes]:
+    """Responses between requests and metadata (as in a crawl), then the odd records; a member each."""
+    out = []
+    for k, member in enumerate(_members(12, seed=seed)):
+        request = _odd_record(
+            b"WARC-Type: request\r\nWARC-Record-ID: <urn:req%d>\r\nWARC-Target-URI: http://e%d.example/\r\n"
+            b"Content-Type: application/http; msgtype=request\r\n" % (k, k),
+            b"GET / HTTP/1.1\r\nHost: e%d.example\r\n\r\n" % k,
+        )
+        metadata = _odd_record(
+            b"WARC-Type: metadata\r\nWARC-Record-ID: <urn:meta%d>\r\n"
+            b"Content-Type: application/warc-fields\r\n" % k,
+            b"fetchTimeMs: 120\r\n",
+        )
+        out += [gzip.compress(request), member, gzip.compress(metadata)]
+    return out + [gzip.compress(r) for r in ODD_RECORDS]
+
+
+@pytest.mark.parametrize("case", ["clean", *_damaged(_members(2, seed=0))])
+def test_records_without_fields_decode_to_the_same_rows_and_summary(tmp_path: Path, case: str) -> None:
+    """``full_records=False`` (what ``mojifix warc`` reads with) changes no row, count or message, on clean
+    and damaged archives (the recovery paths build records too); its responses are the full ones, and
+    only the fields of the other records are left out."""
+    members = _mixed_members(seed=5)
+    bad_request = gzip.compress(
+        _odd_record(b"WARC-Type: request\r\nWARC-Record-ID: <urn:bad>\r\n", b"GET / HTTP/1.1\r\n\r\n")
+    )
+    data = b"".join(members) if case == "clean" else _damaged(members)[case]
+    path = tmp_path / f"{case}.warc.gz"
+    path.write_bytes(data + (bad_request if case == "clean" else b""))
+    full_rows, full_summary, full = _decoded(path, full_records=True)
+    rows, summary, lean = _decoded(path, full_records=False)
+    assert rows == full_rows and summary == full_summary
+    assert full_rows and full_summary["by_record_type"]["request"]  # a comparison with substance
+    assert len(lean) == len(full)
+    for record, reference in zip(lean, full, strict=True):
+        if reference.record_type == "response":
+            assert record == reference
+        else:
+            assert (record.record_type, record.record_id, record.problems, record.content_length) == (
+                reference.record_type,
+                reference.record_id,
+                reference.problems,
+                reference.content_length,
+            )
+            assert (record.uri, record.headers, record.payload) == (None, (), b"")
+    assert any(r.headers for r in full if r.record_type == "request")  # the lean reading really left them out
+
+
+def test_plain_archive_records_without_fields_decode_the_same(tmp_path: Path) -> None:
+    """The same for an archive that is not gzipped (FastWARC's own stream, one record behind), where a wrong
+    Content-Length of a request is reported with that request's record id."""
+    members = [gzip.decompress(m) for m in _mixed_members(seed=6)]
+    block = b"GET / HTTP/1.1\r\nHost: bad.example\r\n\r\n"
+    bad = (
+        b"WARC/1.0\r\nWARC-Type: request\r\nWARC-Record-ID: <urn:bad-request>\r\n"
+        b"Content-Type: application/http; msgtype=request\r\nContent-Length: %d\r\n\r\n"
+        % (len(block) + 25)
+        + block
+        + b"\r\n\r\n"
+    )
+    path = tmp_path / "plain.warc"
+    path.write_bytes(b"".join([*members[:4], bad, *members[4:]]))
+    full_rows, full_summary, _ = _decoded(path, full_records=True)
+    rows, summary, _ = _decoded(path, full_records=False)
+    assert full_rows and (rows, summary) == (full_rows, full_summary)
+    assert any("<urn:bad-request>" in e for e in full_summary["errors"])  # type: ignore[attr-defined]

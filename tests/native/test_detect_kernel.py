@@ -357,6 +357,12 @@ def _twin_spec(head: bytes, best: EncodingInfo, pages: list[EncodingInfo]) -> st
     mine = best.decode(head, "replace")
     for info in pages:
         theirs = info.decode(head, "replace")
+        if best.kind == "ebcdic":  # marks that pair up in one reading and not in the other tell them apart
+            unpaired = [
+                abs(t.count("[") - t.count("]")) + t.count("¢") + t.count("¬") for t in (mine, theirs)
+            ]
+            if unpaired[1] - unpaired[0] >= pipeline.TWIN_MARK_EVIDENCE:
+                continue
         pairs = [(x, y) for x, y in zip(mine, theirs, strict=True) if x != y]
         if best.kind == "ebcdic":
             fine = all(not (x.isalnum() or y.isalnum()) for x, y in pairs)

@@ -13,7 +13,6 @@ import concurrent.futures as cf
 import contextlib
 import hashlib
 import json
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -560,6 +559,8 @@ def _execute(
     # One detector call here, before the fork, loads what its first call loads (the model, decoder
     # tables) once: the workers share those pages instead of each loading its own copy.
     load_detector(job.opts.detector)(_WARM_UP, domain="file")
+    import multiprocessing  # only with --workers N (~6 ms of start-up otherwise)
+
     ctx = multiprocessing.get_context("fork")
     fatal = None
     directories: set[bytes] = set()

@@ -95,6 +95,8 @@ def read_source(path: bytes, max_size: int | None = None) -> tuple[bytes | None,
         # os.read to the end of the file (its size from fstat, +1 to see that it ends there; a file
         # that grew since is read on), without a buffered file object per file
         parts = [os.read(fd, st.st_size + 1)]
+        if len(parts[0]) == st.st_size:
+            return parts[0], st  # all fstat's bytes and no more: the end (no second read to see b"")
         while parts[-1]:
             parts.append(os.read(fd, 1 << 20))
         return b"".join(parts), st

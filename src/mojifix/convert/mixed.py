@@ -30,6 +30,7 @@ encoding. Every threshold below is named with how it was chosen.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from contextvars import ContextVar
@@ -79,12 +80,16 @@ MAX_SCAN_LINES = 64
 #: the last line reads "•4²5" in windows-1252). Follows from the sign; CJK heads' sign needs only one.
 MIN_JUDGED_NON_ASCII = 3
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff"
-_CJK_GLUED = re.compile(f"[a-z][{_CJK}]|[{_CJK}][a-z]{{2}}")
-_NON_ASCII_RUN = re.compile("[\u0080-\uffff]{3}")
+#: (the BMP's non-ASCII characters U+0080-U+FFFF, written as a negated class: the same characters, and
+#: a class of a few ranges compiles in ~0.1 ms where a range of 65,408 takes ~2.6 ms at every start-up)
+_BMP_NON_ASCII = "[^\x00-\x7f\U00010000-\U0010ffff]"
+_NON_ASCII_RUN = re.compile(f"{_BMP_NON_ASCII}{{3}}")
 #: a non-ASCII character followed by a digit, twice in a row: GB18030 four-byte sequences (81-FE,
 #: 30-39, 81-FE, 30-39) read as single bytes ("ƒ6„3" is 83 36 84 33), which nobody writes
-_GB18030_FOUR = re.compile("(?:[\u0080-\uffff][0-9]){2}")
-_CJK_HEADS = frozenset({"GBK", "gb18030", "Big5", "Shift_JIS", "EUC-JP", "EUC-KR"})
+_GB18030_FOUR = re.compile(f"(?:{_BMP_NON_ASCII}[0-9]){{2}}")
+#: (in a fixed order, for the walks whose first match is the answer)
+_CJK_ORDER = ("GBK", "gb18030", "Big5", "Shift_JIS", "EUC-JP", "EUC-KR")
+_CJK_HEADS = frozenset(_CJK_ORDER)
 _LATIN_HEADS = frozenset(
     {"windows-1252", "windows-1250", "windows-1254", "windows-1257", "ISO-8859-2", "ISO-8859-15", "macintosh"}
 )
@@ -111,6 +116,10 @@ ENDIAN_SCORE_CHARS = 256
 TAIL_MIN_CONFIDENCE = 0.8
 #: ...and gives the whole-file encoding at most this confidence for the tail.
 TAIL_MAX_HEAD_CONFIDENCE = 0.05
+#: the highest score mojifix.detect.score_text can give (a log-likelihood per character, <= 0 by its
+#: contract; tests/convert/test_mixed_fast.py checks it): a reading that scores above
+#: MAX_TEXT_SCORE - SCORE_MARGIN cannot be beaten by SCORE_MARGIN
+MAX_TEXT_SCORE = 0.0
 #: probe D on a UTF-16 head: share of the tail's code units that must look like 8-bit text read as
 #: UTF-16 (both bytes printable ASCII, or Hangul/private use). Chinese UTF-16 text has about 20% units
 #: with both bytes printable ASCII; Latin 8-bit text read in pairs over 90%.
@@ -375,23 +384,28 @@ def _probe_failure(data: bytes, start: int, head: str, fail: int, detect: Detect
     return Split(b, head_enc, tail_enc, f"{head} fails at byte {fail}; bytes from {b} decode as {tail_enc}")
 
 
+@functools.cache  # compiled at first use (~2.6 ms: 97 ranges), not at every start-up
+def _implausible_unit() -> re.Pattern[str]:
+    """The code units :func:`_implausible_utf16` counts: both bytes printable ASCII (0x20-0x7E), Hangul
+    syllables (U+AC00-U+D7A3), private use (U+E000-U+F8FF); one character class, counted by the regex
+    engine rather than by a Python loop over the characters."""
+    pairs = "".join(f"{chr(hi << 8 | 0x20)}-{chr(hi << 8 | 0x7E)}" for hi in range(0x20, 0x7F))
+    return re.compile(f"[{pairs}\uac00-\ud7a3\ue000-\uf8ff]")
+
+
+def _utf16_text(seg: bytes, encoding: str) -> str:
+    """``seg`` read as UTF-16 in byte order ``encoding`` (a last odd byte dropped, bad units replaced)."""
+    return seg[: len(seg) & ~1].decode("utf-16-le" if encoding == "UTF-16LE" else "utf-16-be", "replace")
+
+
 def _implausible_utf16(seg: bytes, encoding: str) -> bool:
     """True when ``seg`` read as UTF-16 looks like 8-bit text: most code units are two printable ASCII
     bytes (Latin text read in pairs), or Hangul / private-use units (GBK/Big5 byte pairs read as
     UTF-16). Real UTF-16 text in any language has neither in the majority."""
-    text = seg[: len(seg) & ~1].decode("utf-16-le" if encoding == "UTF-16LE" else "utf-16-be", "replace")
+    text = _utf16_text(seg, encoding)
     if not text:
         return False
-    odd = 0
-    for ch in text:
-        c = ord(ch)
-        if (
-            (0x20 <= c & 0xFF <= 0x7E and 0x20 <= c >> 8 <= 0x7E)
-            or 0xAC00 <= c <= 0xD7A3
-            or 0xE000 <= c <= 0xF8FF
-        ):
-            odd += 1
-    return odd / len(text) >= IMPLAUSIBLE_UTF16_SHARE
+    return len(_implausible_unit().findall(text)) / len(text) >= IMPLAUSIBLE_UTF16_SHARE
 
 
 def _not_utf16(seg: bytes, utf16: str, enc8: str) -> bool:
@@ -405,9 +419,31 @@ def _not_utf16(seg: bytes, utf16: str, enc8: str) -> bool:
     text8 = try_decode(seg, enc8)
     if text8 is None:
         return False
-    text16 = seg[: len(seg) & ~1].decode("utf-16-le" if utf16 == "UTF-16LE" else "utf-16-be", "replace")
-    score8, score16 = _scores(text8, text16)
+    score8, score16 = _scores(text8, _utf16_text(seg, utf16))
     return score8 > score16 + SCORE_MARGIN
+
+
+def _utf16_beyond_doubt(seg: bytes, utf16: str) -> bool:
+    """True when :func:`_not_utf16` is False for ``seg`` whatever the 8-bit encoding: known without
+    asking the detector which one to try.
+
+    That needs the score of the UTF-16 reading to be in this file's score memo already (then
+    :func:`_not_utf16` would use that very value; probe G scored most last lines), within SCORE_MARGIN
+    of :data:`MAX_TEXT_SCORE` (so no 8-bit reading can beat it by the margin), and the code units not
+    to look like 8-bit text. Only a memo hit counts: a text scored in another call can score a little
+    differently (the number of languages tried depends on the call's total length).
+    """
+    memo = _MEMO.get()
+    score16 = memo.get(_utf16_text(seg, utf16)) if memo else None
+    return (
+        score16 is not None and score16 > MAX_TEXT_SCORE - SCORE_MARGIN and not _implausible_utf16(seg, utf16)
+    )
+
+
+@functools.cache  # compiled at first use (~3.6 ms: its large ranges), not at every start-up
+def _cjk_glued() -> re.Pattern[str]:
+    """An ideograph, kana or Hangul glued to lowercase ASCII letters (see :func:`_suspicious`)."""
+    return re.compile(f"[a-z][{_CJK}]|[{_CJK}][a-z]{{2}}")
 
 
 def _suspicious(text: str, head: str) -> bool:
@@ -419,7 +455,7 @@ def _suspicious(text: str, head: str) -> bool:
     GB18030's four-byte sequences in that reading ("ƒ6„3").
     """
     if head in _CJK_HEADS:
-        return _CJK_GLUED.search(text) is not None
+        return _cjk_glued().search(text) is not None
     if head in _LATIN_HEADS:
         return _NON_ASCII_RUN.search(text) is not None or _GB18030_FOUR.search(text) is not None
     return False
@@ -454,7 +490,7 @@ def _probe_tail(data: bytes, start: int, head: str, detect: DetectFn) -> Split |
         if (
             head in _LATIN_HEADS
             and text is not None
-            and sum(not c.isascii() for c in text) < MIN_JUDGED_NON_ASCII
+            and len(text) - len(text.encode("ascii", "ignore")) < MIN_JUDGED_NON_ASCII  # non-ASCII chars
         ):
             continue  # too short to judge either way
         if text is None or not _suspicious(text, head):
@@ -486,7 +522,9 @@ def _sibling_reads_better(seg: bytes, head: str) -> str | None:
     """The CJK encoding other than ``head`` in which ``seg`` reads far better as text, or None.
 
     Only asked when ``seg`` reads badly (below SUSPECT_SCORE) as ``head``: Big5 bytes that also decode
-    as GBK read as gibberish there, and the other way round (see SIBLING_MARGIN)."""
+    as GBK read as gibberish there, and the other way round (see SIBLING_MARGIN). Of the encodings that
+    clear the margin, the one that reads best (ties: the first of :data:`_CJK_ORDER`): the answer must
+    not depend on the order a set is walked in, which changes with the interpreter's string hashing."""
     own = try_decode(seg, head)
     if own is None:
         return None
@@ -495,24 +533,29 @@ def _sibling_reads_better(seg: bytes, head: str) -> str | None:
         return None  # reads like real text: no reason to question the verdict
     alts = [
         (alt, text)
-        for alt in _CJK_HEADS
+        for alt in _CJK_ORDER
         if not same_decoder(alt, head) and (text := try_decode(seg, alt)) is not None
     ]
-    for (alt, _), alt_score in zip(alts, _scores(*(t for _, t in alts)), strict=True):
-        if alt_score > own_score + SIBLING_MARGIN:
-            return alt
-    return None
+    better = [
+        (alt_score, -k, alt)
+        for k, ((alt, _), alt_score) in enumerate(zip(alts, _scores(*(t for _, t in alts)), strict=True))
+        if alt_score > own_score + SIBLING_MARGIN
+    ]
+    return max(better)[2] if better else None
 
 
 def _first_lines(data: bytes, start: int, head: str) -> bytes:
     """The first lines, up to FIRST_LINES_NON_ASCII non-ASCII bytes (at most FIRST_LINES_MAX bytes)."""
     end = start
     limit = min(len(data), start + FIRST_LINES_MAX)
+    non_ascii = 0  # in data[start:end], counted line by line (each byte once)
     while end < limit:
         nxt = data.find(b"\n", end, limit)
-        end = limit if nxt == -1 else nxt + 1
-        seg = data[start:end]
-        if len(seg) - len(seg.translate(None, _NON_ASCII)) >= FIRST_LINES_NON_ASCII:
+        line_end = limit if nxt == -1 else nxt + 1
+        line = data[end:line_end]
+        non_ascii += len(line) - len(line.translate(None, _NON_ASCII))
+        end = line_end
+        if non_ascii >= FIRST_LINES_NON_ASCII:
             break
     return data[start:end]
 
@@ -525,13 +568,15 @@ def _probe_first_half(data: bytes, start: int, head: str, detect: DetectFn) -> S
     the first lines are scored (mojifix.detect.score_text) as the other CJK encodings; unusual
     verdicts: the detector is asked about the first lines. If they are confidently E, look for the
     split under E (probes C and D)."""
+    if head in _LATIN_HEADS:
+        return None  # the verdict is a Latin code page: nothing below questions it (see the end)
     seg = _first_lines(data, start, head)
     if seg.isascii():
         return None
     first = None
     if head in _CJK_HEADS:
         first = _sibling_reads_better(seg, head)
-    elif head not in _LATIN_HEADS:
+    else:
         if len(seg) == len(data) - start:
             # too few non-ASCII bytes for FIRST_LINES_NON_ASCII (an English head with a few "£", "é"):
             # the "first lines" are the whole file, which the verdict already read; ask about the
@@ -614,7 +659,7 @@ def _probe_tail_utf16(data: bytes, start: int, head: str, detect: DetectFn) -> S
     limit = start + int((n - start) * (1 - PROBE_MAX_FRACTION))
     starts = _line_starts(data, limit, n - 1, head, start)
     b = next((s for s in reversed(starts) if n - s >= PROBE_MIN_UTF16_BYTES), None)
-    if b is None:
+    if b is None or _utf16_beyond_doubt(data[b:], head):
         return None
     det = detect(data[b:], domain="file")
     top = det.best()
@@ -749,6 +794,16 @@ def _nul_offsets(data: bytes, start: int) -> np.ndarray:
     return np.flatnonzero(np.frombuffer(data, dtype=np.uint8)[start:] == 0)
 
 
+def _no_nul_at_parity(data: bytes, start: int, parity: int) -> bool:
+    """True when no NUL byte of ``data[start:]`` sits at an offset (from ``start``) of ``parity``.
+
+    Probe G's exact shortcut: with no NUL where the head's byte order puts ASCII units' high bytes,
+    every step of its running balance is -1, the maximum is below 1 and no boundary candidate exists
+    (the usual case for the byte order that is not a Latin-script UTF-16 file's own).
+    """
+    return b"\x00" not in data[start + parity :: 2]
+
+
 def _probe_endianness(
     data: bytes, start: int, head: str, *, head_must_read: bool = False, nuls: np.ndarray | None = None
 ) -> Split | None:
@@ -769,6 +824,8 @@ def _probe_endianness(
     """
     other = _other_order(head)
     head_parity = 1 if head == "UTF-16LE" else 0
+    if _no_nul_at_parity(data, start, head_parity):
+        return None
     if nuls is None:
         nuls = _nul_offsets(data, start)
     if nuls.size == 0:
@@ -803,9 +860,10 @@ def _probe_endianness(
         if len(data) - b >= MIN_NUL_FREE_BYTES and b - start >= shortest_head
     ]
     # a clean file tries every candidate: score all their tails in one call (the loop reads the memo)
-    _scores(*(t[:ENDIAN_SCORE_CHARS] for b in tried for t in _readings(data[b:], head, other) if t))
+    readings = {b: _readings(data[b:], head, other) for b in tried}
+    _scores(*(t[:ENDIAN_SCORE_CHARS] for b in tried for t in readings[b] if t))
     for b in tried:
-        if _byte_order_flips(data[start:b], data[b:], head, other) and (
+        if _byte_order_flips(data[start:b], data[b:], head, other, readings=readings[b]) and (
             not head_must_read or _byte_order_flips(data[b:], data[start:b], other, head, reads_only=True)
         ):
             return Split(
@@ -825,11 +883,18 @@ def _readings(after: bytes, head: str, other: str) -> tuple[str | None, str | No
 
 
 def _byte_order_flips(
-    before: bytes, after: bytes, head: str, other: str, *, reads_only: bool = False
+    before: bytes,
+    after: bytes,
+    head: str,
+    other: str,
+    *,
+    reads_only: bool = False,
+    readings: tuple[str | None, str | None] | None = None,
 ) -> bool:
     """``before`` is ``head`` text and ``after`` is ``other`` text, each read by its byte order
-    (``reads_only``: only that ``after`` reads clearly better in ``other`` than in ``head``)."""
-    after_other, after_head = _readings(after, head, other)
+    (``reads_only``: only that ``after`` reads clearly better in ``other`` than in ``head``;
+    ``readings``: :func:`_readings` of ``after``, when the caller decoded them already)."""
+    after_other, after_head = readings if readings is not None else _readings(after, head, other)
     if after_other is None:
         return False
     # NUL parity proves little in Chinese UTF-16 (few NULs, some of the wrong parity): the tail must

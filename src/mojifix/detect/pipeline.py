@@ -190,6 +190,13 @@ UNSERVED_LANGUAGE_LOGP = -3.0
 #: are exempt). Only readings that differ there are affected: ASCII reads alike in all of them.
 #: Chosen on the development sets (docs/detection.md, "Served languages").
 GLUED_LETTER_LOGP = -3.0
+#: cost (nats) of each U+00A4 CURRENCY SIGN in a reading: the placeholder ISO 8859-1 put where a
+#: national currency sign would go, which prose does not use and which ISO 8859-15, ISO 8859-7:2003 and
+#: windows-1255 replaced by the euro or sheqel sign. The model counts symbols as one class and priced
+#: "¤" like "€": a Danish ISO-8859-15 text with "(€)" tied with its windows-1252 reading "(¤)".
+#: The same price as a letter glued to digits; chosen on the development sets (docs/detection.md).
+PLACEHOLDER_SIGN_LOGP = -3.0
+_PLACEHOLDER_SIGN = "\u00a4"
 #: (the character class first, the neighbours looked at after it: the same matches as a lookbehind
 #: first, 3x faster, as most characters fail the class at once)
 _GLUED = re.compile(r"[^\x00-\x7f](?:(?<=[0-9][^\x00-\x7f])|(?=[0-9]))")
@@ -209,6 +216,19 @@ _GLUE_CLASSES = bytes(0x30 if 0x30 <= b <= 0x39 else 0x80 if b >= 0x80 else 0x20
 IN_WORD_ASCII_MARK_LOGP = -10.0
 #: (the mark first, then the letters either side: the same matches, 4x faster than a lookbehind first)
 _IN_WORD_ASCII_MARK = re.compile(r"[\[\]{}|\\~^](?<=[^\W\d_][\[\]{}|\\~^])(?=[^\W\d_])")
+#: cost (nats) of each unpaired or improbable mark in a reading when EBCDIC readings compete: a square
+#: bracket without its partner (counted as the difference between "[" and "]") and each "¢" or "¬".
+#: cp037, cp500 and cp1140 read the same letters and put ``! | [ ] ^ ¬ ¢`` on different bytes
+#: (cp500's "[x]" is cp037's "¢x!", cp037's "Hallo!" is cp500's "Hallo]"), and the letter model has no
+#: evidence about those marks: such twins were called ambiguous whatever the text (issue 12). Brackets
+#: come in pairs in text, markup and code; "¢" and "¬" are rare outside price lists and PL/I. The price
+#: of a letter glued to digits, not tuned; the twin rule below asks for TWIN_MARK_EVIDENCE of them.
+UNPAIRED_MARK_LOGP = -3.0
+#: an EBCDIC page whose reading has at least this many more unpaired marks than the best reading's is
+#: not its twin: the marks tell them apart. More than one, so that a single stray bracket (a smiley, a
+#: line cut short) never decides. Reasoning, not tuned; measured on the development sets
+#: (docs/detection.md, "EBCDIC twins told apart by their marks").
+TWIN_MARK_EVIDENCE = 2
 #: Han, kana, Hangul (and their compatibility forms): written next to digits without a space
 _CJK_LETTER = re.compile(r"[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 #: confidence reported for decisions that do not come from the statistical model (BOM, valid UTF-8,
@@ -818,7 +838,12 @@ def _twin(s: _State, best: EncodingInfo, survivors: list[_Survivor]) -> str | No
     # read one of its byte values differently, so the byte values present are compared, not the texts
     present = bytes(np.flatnonzero(_byte_counts(s.head)).tolist())
     mine = best.decode(present, "replace")
+    unpaired = _unpaired_marks(best.decode(s.head, "replace")) if best.kind == "ebcdic" else 0
     for info in pages:
+        if best.kind == "ebcdic" and (
+            _unpaired_marks(info.decode(s.head, "replace")) - unpaired >= TWIN_MARK_EVIDENCE
+        ):
+            continue  # its marks tell it apart (TWIN_MARK_EVIDENCE)
         pairs = [(x, y) for x, y in zip(mine, info.decode(present, "replace"), strict=True) if x != y]
         if pairs and all(
             not (x.isalnum() or y.isalnum())
@@ -1235,6 +1260,17 @@ def _rank(
                 )
             )
         marks, glued = marks_of.get(text, (0, 0))
+        unpaired = _unpaired_marks(text) if uniform and ls.letters else 0
+        signs = text.count(_PLACEHOLDER_SIGN) if ls.letters else 0
+        if signs:
+            prior += PLACEHOLDER_SIGN_LOGP * signs
+            evs.append(
+                Evidence(
+                    "prior",
+                    f"{signs} placeholder currency signs (\u00a4)",
+                    PLACEHOLDER_SIGN_LOGP * signs,
+                )
+            )
         if marks:
             prior += IN_WORD_ASCII_MARK_LOGP * marks
             evs.append(
@@ -1242,6 +1278,15 @@ def _rank(
                     "prior",
                     f"{marks} ASCII marks such as [ ] {{ }} inside words",
                     IN_WORD_ASCII_MARK_LOGP * marks,
+                )
+            )
+        if unpaired:
+            prior += UNPAIRED_MARK_LOGP * unpaired
+            evs.append(
+                Evidence(
+                    "prior",
+                    f"{unpaired} unpaired brackets or signs such as \u00a2 \u00ac",
+                    UNPAIRED_MARK_LOGP * unpaired,
                 )
             )
         if glued:
@@ -1299,14 +1344,25 @@ def _text_marks(text: str, uniform: bool, glue: bool) -> tuple[int, int]:
     )
 
 
+def _unpaired_marks(text: str) -> int:
+    """Square brackets without a partner (the difference of their counts) plus each "¢" and "¬"
+    (:data:`UNPAIRED_MARK_LOGP`, counted only when EBCDIC readings compete)."""
+    return abs(text.count("[") - text.count("]")) + text.count("\u00a2") + text.count("\u00ac")
+
+
 def _marks_logp(texts: Iterable[str], uniform: bool, glue: bool) -> dict[str, float]:
-    """The log-odds :func:`_text_marks` adds to each distinct reading of ``texts`` (the pruning passes add
-    it too, so that a reading they keep or drop is judged as the final ranking judges it)."""
-    logp = dict.fromkeys(texts, 0.0)
+    """The log-odds :func:`_text_marks`, :func:`_unpaired_marks` and the placeholder signs add to each
+    distinct reading of ``texts`` (the pruning passes add it too, so that a reading they keep or drop is
+    judged as the final ranking judges it)."""
+    logp = {
+        text: PLACEHOLDER_SIGN_LOGP * text.count(_PLACEHOLDER_SIGN)
+        + (UNPAIRED_MARK_LOGP * _unpaired_marks(text) if uniform else 0.0)
+        for text in texts
+    }
     if uniform or glue:
         distinct = list(logp)
         for text, (marks, glued) in zip(distinct, _marks_of(distinct, uniform, glue), strict=True):
-            logp[text] = IN_WORD_ASCII_MARK_LOGP * marks + GLUED_LETTER_LOGP * glued
+            logp[text] += IN_WORD_ASCII_MARK_LOGP * marks + GLUED_LETTER_LOGP * glued
     return logp
 
 
@@ -1389,7 +1445,8 @@ def _reading_priors(
     uniform = not {i.kind for i in names} <= _ASCII_COMPATIBLE_KINDS
     glue = _glued_bytes(data)
     boosted = priors.customary(s.tld)  # priors.tld_prior for every reading, the TLD parsed once
-    if s.declared is None and not s.prior and not (uniform or glue):  # (the terms below are then all 0.0)
+    signs = any(_PLACEHOLDER_SIGN in t for t in scored)
+    if s.declared is None and not s.prior and not (uniform or glue or signs):  # (the terms below: all 0.0)
         return [priors.base_prior(i.name) + (priors.TLD_BOOST if i.name in boosted else 0.0) for i in names]
     # the marks of each distinct reading once: many code pages read the first bytes alike
     marks = _marks_logp(scored, uniform, glue)

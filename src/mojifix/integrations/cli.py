@@ -9,7 +9,6 @@ the summary goes to stderr as text, or to stdout as JSON with ``--json``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Iterator
@@ -98,7 +97,9 @@ def run(args: argparse.Namespace) -> int:
         def records() -> Iterator[Any]:
             for path in args.inputs:
                 progress.file(path)
-                yield from iter_http_records(path, reader=args.reader, errors=summary.errors)
+                yield from iter_http_records(
+                    path, reader=args.reader, errors=summary.errors, full_records=False
+                )
 
         advance = progress.advance if progress.enabled else None  # no call per record without a bar
         rows = decode_records(records(), summary, fallback=args.fallback, trust=args.trust, on_record=advance)
@@ -112,6 +113,8 @@ def report_run(summary: WarcSummary, written: int, output: Path, elapsed: float,
     Shared by ``mojifix warc`` and ``mojifix spark warc``: the same counts, the same exit codes.
     """
     if as_json:
+        import json  # only for --json: not imported by every run
+
         print(json.dumps({**summary.to_dict(), "rows_written": written, "seconds": round(elapsed, 3)}))
     else:
         _print_summary(summary, written, output, elapsed)

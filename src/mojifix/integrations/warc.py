@@ -16,7 +16,6 @@ member proves, and flagged ``warc-content-length-mismatch``.
 from __future__ import annotations
 
 import io
-import json
 import re
 import zlib
 from collections import Counter
@@ -324,7 +323,9 @@ def _repair_single_record(member: bytes) -> bytes | None:
     return fixed_head + member[head_end:]
 
 
-def _fastwarc_records(data: IO[bytes] | bytes, *, detect_compression: bool = False) -> Iterator[HttpRecord]:
+def _fastwarc_records(
+    data: IO[bytes] | bytes, *, detect_compression: bool = False, full: bool = True
+) -> Iterator[HttpRecord]:
     from fastwarc.warc import ArchiveIterator, WarcRecordType
 
     stream = io.BytesIO(data) if isinstance(data, bytes) else data
@@ -339,7 +340,7 @@ def _fastwarc_records(data: IO[bytes] | bytes, *, detect_compression: bool = Fal
     )
     keys = _warc_field_keys()
     for rec in records:
-        yield _from_fastwarc(rec, keys)
+        yield _from_fastwarc(rec, keys, full=full)
 
 
 def _warc_field_keys() -> tuple[Any, Any, Any, Any]:
@@ -359,7 +360,7 @@ def _warc_field_keys() -> tuple[Any, Any, Any, Any]:
 
 
 def _from_fastwarc(
-    rec: Any, keys: tuple[Any, Any, Any, Any], content_length: int | None = None
+    rec: Any, keys: tuple[Any, Any, Any, Any], content_length: int | None = None, *, full: bool = True
 ) -> HttpRecord:
     """The ``HttpRecord`` of one FastWARC record, with as few calls into FastWARC as it takes.
 
@@ -370,19 +371,32 @@ def _from_fastwarc(
     headers of exactly the records that are HTTP). The HTTP headers come from ``items()``, which FastWARC
     decodes as latin-1 (isomorphic decoding, what Fetch does), so no per-pair decode in Python.
     tests/integrations/test_warc_stream.py compares every field with the one-property-per-field reading.
-    ``content_length``: ``rec.content_length`` when the caller has read it.
+    ``content_length``: ``rec.content_length`` when the caller has read it. ``full=False``: a record that
+    is no response comes as its type, id and content length alone (see ``iter_http_records``).
     """
     if content_length is None:
         content_length = rec.content_length
     get = rec.headers.get
     uri_key, record_id_key, date_key, truncated_key = keys
+    record_type = _record_type_name(rec.record_type)
+    if not full and record_type != "response":
+        return _new_http_record(
+            record_type=record_type,
+            uri=None,
+            record_id=get(record_id_key),  # an unreadable next record is reported after this one's id
+            date=None,
+            status=None,
+            headers=(),
+            payload=b"",
+            truncated=None,
+            content_length=content_length,
+        )
     uri = get(uri_key)
     record_id = get(record_id_key)
     date = get(date_key)
     truncated = get(truncated_key)
     status: int | None = None
     http_headers: tuple[tuple[str, str], ...] = ()
-    record_type = _record_type_name(rec.record_type)
     payload = b""
     if rec.is_http_parsed:
         parsed = rec.http_headers
@@ -431,13 +445,15 @@ def _record_type_name(record_type: Any) -> str:
     return name.rsplit(".", 1)[-1].lower()
 
 
-def _parse_member(member: bytes, whole: bool, oversize: bool = False) -> tuple[list[HttpRecord], list[str]]:
+def _parse_member(
+    member: bytes, whole: bool, oversize: bool = False, full: bool = True
+) -> tuple[list[HttpRecord], list[str]]:
     """Records of one gzip member, re-parsed with a corrected Content-Length when the member proves it."""
     problems: list[str] = []
     records: list[HttpRecord] = []
     error: str | None = None
     try:
-        records.extend(_fastwarc_records(member))
+        records.extend(_fastwarc_records(member, full=full))
     except OSError as exc:  # FastWARC: "Invalid WARC header" after a wrong length
         error = str(exc)
     head_end = member.find(_RECORD_END)
@@ -451,7 +467,8 @@ def _parse_member(member: bytes, whole: bool, oversize: bool = False) -> tuple[l
         fixed = _repair_single_record(member)
         if fixed is not None:
             try:
-                records = [_with_problem(r, "warc-content-length-mismatch") for r in _fastwarc_records(fixed)]
+                fixed_records = _fastwarc_records(fixed, full=full)
+                records = [_with_problem(r, "warc-content-length-mismatch") for r in fixed_records]
                 error = None
             except OSError as exc:
                 error = str(exc)
@@ -509,12 +526,19 @@ def _warcio_records(stream: IO[bytes]) -> Iterator[HttpRecord]:
 
 
 def iter_http_records(
-    path: str | Path, *, reader: str = "auto", errors: list[str] | None = None
+    path: str | Path, *, reader: str = "auto", errors: list[str] | None = None, full_records: bool = True
 ) -> Iterator[HttpRecord]:
     """Every record of a WARC/ARC file (gzip or not). ``reader``: ``auto``, ``fastwarc`` or ``warcio``.
 
     ``auto`` uses FastWARC, and warcio for ARC files (FastWARC reads WARC only). Unreadable data is
     reported by appending a message to ``errors`` (reading of that file then stops), never raised.
+
+    ``full_records=False`` (for :func:`decode_records`, which reads only the type and the problems of a
+    record that is no response): FastWARC's records other than responses come without their other WARC
+    fields and HTTP headers (``record_type``, ``record_id``, ``problems`` and ``content_length`` kept, for
+    the summary and its messages; the rest empty). Two of
+    three records of a crawl are requests and metadata, whose fields cost about 1.3 us each to read, for
+    nothing (measured on benchmarks/warc.py's web-like archive). Responses are the same either way.
     """
     errors = errors if errors is not None else []
     if reader not in ("auto", "fastwarc", "warcio"):
@@ -539,17 +563,19 @@ def iter_http_records(
             return
         if is_gzip:
             stream.seek(0)
-            yield from _gzip_records(stream, path, errors)
+            yield from _gzip_records(stream, path, errors, full_records)
             return
         stream.seek(0)
-        yield from _plain_records(stream, path, errors)
+        yield from _plain_records(stream, path, errors, full_records)
 
 
 class _NeedsMemberPath(Exception):
     """A record the streaming reader leaves to the member-by-member path (over the member size limit)."""
 
 
-def _gzip_records(stream: IO[bytes], path: str | Path, errors: list[str]) -> Iterator[HttpRecord]:
+def _gzip_records(
+    stream: IO[bytes], path: str | Path, errors: list[str], full: bool = True
+) -> Iterator[HttpRecord]:
     """Records of a gzipped WARC: streamed through FastWARC's own iterator, one record behind; from the
     first record it cannot vouch for, through the member-by-member path (``_member_records``) instead.
 
@@ -576,7 +602,7 @@ def _gzip_records(stream: IO[bytes], path: str | Path, errors: list[str]) -> Ite
             content_length = rec.content_length
             if content_length >= _MAX_MEMBER_BYTES:
                 raise _NeedsMemberPath
-            record = _from_fastwarc(rec, keys, content_length)
+            record = _from_fastwarc(rec, keys, content_length, full=full)
             if pending is not None:
                 yield pending
                 yielded += 1
@@ -589,12 +615,12 @@ def _gzip_records(stream: IO[bytes], path: str | Path, errors: list[str]) -> Ite
         # the last record's offset, read once: a record keeps its stream_pos after the iterator moves on
         tail = _last_member(stream, last.stream_pos)
         if tail is not None:
-            records, problems = _parse_member(tail, True)
+            records, problems = _parse_member(tail, True, full=full)
             if len(records) == 1 and not problems:
                 yield records[0]
                 return
     stream.seek(0)
-    yield from islice(_member_records(stream, path, errors), yielded, None)
+    yield from islice(_member_records(stream, path, errors, full), yielded, None)
 
 
 def _last_member(stream: IO[bytes], offset: int) -> bytes | None:
@@ -624,7 +650,9 @@ def _last_member(stream: IO[bytes], offset: int) -> bytes | None:
     return b"".join(parts)
 
 
-def _member_records(stream: IO[bytes], path: str | Path, errors: list[str]) -> Iterator[HttpRecord]:
+def _member_records(
+    stream: IO[bytes], path: str | Path, errors: list[str], full: bool = True
+) -> Iterator[HttpRecord]:
     """Records of a gzipped WARC split into gzip members first, each record proved against its member (the
     recovery path of ``_gzip_records``)."""
     for member in _iter_gzip_members(stream, stream.read(_READ_CHUNK)):
@@ -634,19 +662,21 @@ def _member_records(stream: IO[bytes], path: str | Path, errors: list[str]) -> I
         if member.oversize and member.data.find(_RECORD_END + b"WARC/1.") >= 0:
             # several records in one huge member: stream them from its start with bounded memory
             stream.seek(member.offset)
-            yield from _plain_records(stream, path, errors)
+            yield from _plain_records(stream, path, errors, full)
             return
-        records, problems = _parse_member(member.data, member.whole, member.oversize)
+        records, problems = _parse_member(member.data, member.whole, member.oversize, full)
         errors.extend(f"{path}: {p}" for p in problems)
         yield from records
 
 
-def _plain_records(stream: IO[bytes], path: str | Path, errors: list[str]) -> Iterator[HttpRecord]:
+def _plain_records(
+    stream: IO[bytes], path: str | Path, errors: list[str], full: bool = True
+) -> Iterator[HttpRecord]:
     """Records of a WARC stream read by FastWARC itself (plain, or gzip from a member's start), one record
     behind, so that a record followed by unreadable data (a wrong Content-Length) is flagged."""
     pending: HttpRecord | None = None
     try:
-        for record in _fastwarc_records(stream, detect_compression=True):
+        for record in _fastwarc_records(stream, detect_compression=True, full=full):
             if pending is not None:
                 yield pending
             pending = record
@@ -848,33 +878,42 @@ def _parquet_schema() -> Any:
 
 
 #: What the compiled JSON-lines writer writes before each value of a row (``{"uri": ``, ``, "record_id": ``,
-#: ...), spelled by json.dumps, and after the last.
+#: ...), spelled as json.dumps spells them (the names are lowercase ASCII letters and "_", which it quotes as
+#: they are; tests/native/test_warc_jsonl.py compares), and after the last. Not built with json: a run
+#: that writes no reference line never imports it (about 3 ms of start-up).
 _JSONL_PREFIXES = tuple(
-    f"{'{' if k == 0 else ', '}{json.dumps(name)}: ".encode("ascii") for k, name in enumerate(ROW_FIELDS)
+    f'{"{" if k == 0 else ", "}"{name}": '.encode("ascii") for k, name in enumerate(ROW_FIELDS)
 )
 _JSONL_END = b"}\n"
 
 
-def _jsonl_line() -> Callable[[WarcRow], bytes]:
-    """A function giving one row's JSON line as UTF-8: ``json.dumps(row.to_dict(), ensure_ascii=False)`` and
-    a newline, the reference, or the compiled writer's same bytes in one call (mojifix._native decides).
+def _reference_line() -> Callable[[WarcRow], bytes]:
+    """``json.dumps(row.to_dict(), ensure_ascii=False)`` and a newline, as UTF-8: the reference writer."""
+    import json  # here, not at import: with the compiled writer most runs never need it
 
-    The compiled writer escapes and encodes the text in one pass (docs/integrations.md); a row it does not
-    write (a lone surrogate, which UTF-8 cannot encode) goes the reference way, which raises as before.
-    """
     encode = json.JSONEncoder(ensure_ascii=False).encode  # built once, not per row
 
     def reference(row: WarcRow) -> bytes:
         return (encode(row.to_dict()) + "\n").encode("utf-8")
 
+    return reference
+
+
+def _jsonl_line() -> Callable[[WarcRow], bytes]:
+    """A function giving one row's JSON line as UTF-8: the reference (``_reference_line``), or the compiled
+    writer's same bytes in one call (mojifix._native decides).
+
+    The compiled writer escapes and encodes the text in one pass (docs/integrations.md); a row it does not
+    write (a lone surrogate, which UTF-8 cannot encode) goes the reference way, which raises as before.
+    """
     kernel = _native.warc_writer_kernel()
     if kernel is None:
-        return reference
+        return _reference_line()
     compiled_line, values = kernel.line, attrgetter(*ROW_FIELDS)
 
     def compiled(row: WarcRow) -> bytes:
         out: bytes | None = compiled_line(_JSONL_PREFIXES, values(row), _JSONL_END)
-        return reference(row) if out is None else out
+        return _reference_line()(row) if out is None else out
 
     return compiled
 

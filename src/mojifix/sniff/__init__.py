@@ -4,11 +4,34 @@ Browser-exact: BOM, caller's override, Content-Type as Fetch parses it, the HTML
 1024-byte prescan, Chromium's late ``<meta>`` rule, the XML declaration; then, for undeclared
 pages, UTF-8 when the body is valid UTF-8 or the detector, where browsers fall back to a legacy
 default. Every result says which rule decided and what looked wrong.
+
+The names are imported at first use (PEP 562): the detector reads in-band declarations with
+:mod:`mojifix.sniff.prescan`, and importing that submodule must not import ``decode_html`` and all it
+needs (about 10-15 ms of every process that detects and never sniffs a page).
 """
 
 from __future__ import annotations
 
-from mojifix.sniff.api import decode_html
-from mojifix.sniff.result import DecodedHTML, Finding
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mojifix.sniff.api import decode_html
+    from mojifix.sniff.result import DecodedHTML, Finding
 
 __all__ = ["DecodedHTML", "Finding", "decode_html"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "decode_html":
+        from mojifix.sniff.api import decode_html
+
+        return decode_html
+    if name in ("DecodedHTML", "Finding"):
+        from mojifix.sniff import result
+
+        return getattr(result, name)
+    raise AttributeError(f"module 'mojifix.sniff' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

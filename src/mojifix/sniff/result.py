@@ -6,7 +6,6 @@ Frozen, slotted, printable and JSON-able, like every result in mojifix: a caller
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,6 +94,8 @@ class DecodedHTML:
 
     def to_json(self, **kwargs: Any) -> str:
         """``to_dict()`` as JSON (non-ASCII kept as is; keyword arguments go to ``json.dumps``)."""
+        import json  # here, not at import: decode_html's callers mostly never ask for JSON
+
         return json.dumps(self.to_dict(), ensure_ascii=False, **kwargs)
 
     def __str__(self) -> str:

@@ -181,7 +181,7 @@ def _decode_file(
     buffer: dict[str, list[Any]] = {name: [] for name in ROW_FIELDS}
     text_bytes = 0
     with _local_copy(path) as local:
-        records = iter_http_records(local, reader=reader, errors=summary.errors)
+        records = iter_http_records(local, reader=reader, errors=summary.errors, full_records=False)
         for row in decode_records(records, summary, fallback=fallback, trust=trust):
             for name, value in row.to_dict().items():
                 buffer[name].append(value)
@@ -276,7 +276,7 @@ def _write_part(
     summary = WarcSummary()
     temp = os.path.join(out, _PART_TEMP.format(file_index, os.getpid()))
     with _local_copy(path) as local:
-        records = iter_http_records(local, reader=reader, errors=summary.errors)
+        records = iter_http_records(local, reader=reader, errors=summary.errors, full_records=False)
         write_rows(decode_records(records, summary, fallback=fallback, trust=trust), temp)
         if local != path:
             summary.errors[:] = [e.replace(local, path, 1) for e in summary.errors]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import codecs
 from dataclasses import dataclass, field
 from importlib import import_module
+from typing import Any
 
 from mojifix.errors import DecodeError, UnknownEncodingError
 from mojifix.whatwg import codec_registry
@@ -65,35 +66,62 @@ _BOM_PREFIXES = tuple(bom for bom, _ in _BOMS)
 _SUGGESTIONS = 3
 _SUGGESTION_CUTOFF = 0.6
 
-#: Family modules that implement the standard's decoders; each exports ``CODECS``.
-_FAMILY_MODULES = (
-    "utf8",
-    "single_byte",
-    "utf16",
-    "misc",
-    "gb18030",
-    "big5",
-    "euc_jp",
-    "iso_2022_jp",
-    "shift_jis",
-    "euc_kr",
-)
+#: Family modules that implement the standard's decoders; each exports ``CODECS``. These are imported
+#: with the package; the CJK families (``_CJK_FAMILY_OF``) at the first use of one of their encodings.
+_FAMILY_MODULES = ("utf8", "single_byte", "utf16", "misc")
+#: The CJK encodings and the family module of each. Their modules (with ``_cjk`` and CPython's
+#: ISO-2022-JP codec) are about a fifth of ``import mojifix.whatwg`` (8-10 ms, measured with ``python -X
+#: importtime``), which a process that never meets a CJK legacy page (a ``mojifix sniff`` of a UTF-8 page,
+#: a WARC of Western pages) need not pay. tests/whatwg/test_lazy_families.py checks this table against
+#: the modules' ``CODECS`` and that every encoding has a codec.
+_CJK_FAMILY_OF = {
+    "gb18030": "gb18030",
+    "GBK": "gb18030",
+    "Big5": "big5",
+    "EUC-JP": "euc_jp",
+    "ISO-2022-JP": "iso_2022_jp",
+    "Shift_JIS": "shift_jis",
+    "EUC-KR": "euc_kr",
+}
 
 
-def _collect_codecs() -> dict[str, WhatwgCodec]:
-    """Gather ``CODECS`` from every family module and check that all 40 encodings are covered."""
-    found: dict[str, WhatwgCodec] = {}
+class _Codecs(dict[str, WhatwgCodec]):
+    """Codecs by encoding name: the eager families' at import, a CJK family's added when first asked for.
+
+    A registry filled once per family, not a cache: what it holds never changes once added. Importing a
+    module twice from two threads is safe (the import system's lock), and ``update`` adds the same objects.
+    """
+
+    def __missing__(self, name: str) -> WhatwgCodec:
+        module = _CJK_FAMILY_OF.get(name)
+        if module is None:
+            raise KeyError(name)
+        self.update(import_module(f"{__name__}.{module}").CODECS)
+        return dict.__getitem__(self, name)
+
+
+class _Decoders(dict[str, Any]):
+    """Each codec's bound ``decode`` by encoding name, looked up once instead of on every
+    ``Encoding.decode`` call (a CJK family's when its codec is first asked for)."""
+
+    def __missing__(self, name: str) -> Any:
+        decode = self[name] = _CODECS[name].decode
+        return decode
+
+
+def _collect_codecs() -> _Codecs:
+    """Gather ``CODECS`` from the eager family modules and check that all 40 encodings are covered."""
+    found = _Codecs()
     for module_name in _FAMILY_MODULES:
         found.update(import_module(f"{__name__}.{module_name}").CODECS)
-    missing = {name for name, _ in ENCODINGS} - set(found)
+    missing = {name for name, _ in ENCODINGS} - set(found) - set(_CJK_FAMILY_OF)
     if missing:
         raise ImportError(f"mojifix.whatwg: no codec for {sorted(missing)}; a family module lacks CODECS")
     return found
 
 
 _CODECS = _collect_codecs()
-#: Each codec's bound ``decode``, looked up once instead of on every ``Encoding.decode`` call.
-_DECODERS = {name: codec.decode for name, codec in _CODECS.items()}
+_DECODERS = _Decoders({name: codec.decode for name, codec in _CODECS.items()})
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +137,7 @@ class Encoding:
     labels: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.name not in _CODECS:
+        if self.name not in _CODECS and self.name not in _CJK_FAMILY_OF:
             raise ValueError(f"{self.name!r} is not one of the standard's encoding names; use lookup(label)")
 
     @property
