@@ -4,7 +4,9 @@ One hard error disqualifies (with tolerance only for a character cut off by the 
 Single-byte encodings are checked from the byte histogram alone -- a byte value the code page leaves
 undefined anywhere in the input kills it -- so the cost does not grow with the number of code pages.
 Multi-byte, UTF-16/32 and escape encodings run their (C) incremental decoders over every block while the
-input streams in; each stops at its first error and costs nothing after that.
+input streams in; each stops at its first error and costs nothing after that. With the compiled kernel the
+multi-byte decoders are given each block without the interior of its ASCII runs (:class:`Block`), which
+decodes with the same errors: Latin text read by a CJK decoder is mostly ASCII.
 """
 
 from __future__ import annotations
