@@ -17,8 +17,10 @@ $(STAMP): pyproject.toml setup.py
 # rebuilds them when the C changes.
 KERNELS := $(VENV)/.kernels
 $(KERNELS): $(STAMP) src/mojifix/_kernels.c src/mojifix/detect/_scoring.c src/mojifix/integrations/_jsonl.c
+	rm -f src/mojifix/_kernels.*.so src/mojifix/detect/_scoring.*.so src/mojifix/integrations/_jsonl.*.so
 	$(PY) -m pip install --quiet --no-deps -e .
 	$(VENV)/bin/mojifix --version
+	$(PY) tools/check_kernels.py
 	touch $(KERNELS)
 
 setup: $(KERNELS)
