@@ -192,9 +192,11 @@ UNSERVED_LANGUAGE_LOGP = -3.0
 GLUED_LETTER_LOGP = -3.0
 #: cost (nats) of each U+00A4 CURRENCY SIGN in a reading: the placeholder ISO 8859-1 put where a
 #: national currency sign would go, which prose does not use and which ISO 8859-15, ISO 8859-7:2003 and
-#: windows-1255 replaced by the euro or sheqel sign. The model counts symbols as one class and priced
-#: "¤" like "€": a Danish ISO-8859-15 text with "(€)" tied with its windows-1252 reading "(¤)".
-#: The same price as a letter glued to digits; chosen on the development sets (docs/detection.md).
+#: windows-1255 replaced by the euro or sheqel sign. The model prices "¤" as a rare symbol, 3 nats
+#: (the trainer's LOGP_RARE_SYMBOL) above "€", but ISO-8859-15's lower prior tier takes back 2 of them,
+#: and a Danish ISO-8859-15 text with "(€)" tied with its windows-1252 reading "(¤)" (1.0 nats apart).
+#: The same price as a letter glued to digits, not tuned; measured on the development sets
+#: (docs/detection.md, "Placeholder currency sign").
 PLACEHOLDER_SIGN_LOGP = -3.0
 _PLACEHOLDER_SIGN = "\u00a4"
 #: (the character class first, the neighbours looked at after it: the same matches as a lookbehind
