@@ -4,8 +4,8 @@ The extensions are optional (setup.py): a user without a compiler gets the pure-
 repository's own build that leniency hides mistakes: a C file that no longer compiles leaves the pure
 path running (``make setup`` removes the old in-tree modules first, so a stale one cannot stand in),
 and every comparison of compiled against pure would quietly compare the reference with itself.
-Exit 1 with the status line when a compiler is on PATH and ``mojifix._native.status()`` names a part
-that is not built; 0 otherwise (no compiler: the pure path is the expected outcome).
+Exit 1, naming them, when a compiler is on PATH and ``mojifix._native.not_built()`` lists a part; 0
+otherwise (no compiler: the pure path is the expected outcome).
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ from mojifix import _native
 def main() -> int:
     if _native.pure_python_forced():
         return 0  # the pure path asked for (MOJIFIX_PURE_PYTHON=1): what is built is not loaded
-    status = _native.status()
+    missing = _native.not_built()
     compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if compiler and status != "compiled core: active":
-        print(f"a C compiler is present ({compiler}) but the compiled core is not fully built: {status}")
+    if compiler and missing:
+        names = ", ".join(missing)
+        print(f"a C compiler is present ({compiler}) but these compiled parts did not build: {names}")
         print("to see the compiler's error: .venv/bin/python -m pip install --no-deps -e .")
         return 1
     return 0

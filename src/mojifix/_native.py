@@ -13,7 +13,7 @@ import importlib
 import os
 from types import ModuleType
 
-__all__ = ["detect_kernel", "kernels", "pure_python_forced", "status", "warc_writer_kernel"]
+__all__ = ["detect_kernel", "kernels", "not_built", "pure_python_forced", "status", "warc_writer_kernel"]
 
 #: environment variable that forces the pure-Python reference path.
 PURE_PYTHON_ENV = "MOJIFIX_PURE_PYTHON"
@@ -50,16 +50,26 @@ def _compiled(name: str) -> ModuleType | None:
         return None
 
 
+#: the compiled parts, by the name ``mojifix --version`` gives them
+PARTS = ("kernels", "detector", "warc writer")
+
+
+def not_built() -> list[str]:
+    """The compiled parts (:data:`PARTS`) that are not built or fail to import (empty when all are; when
+    the pure path is forced, what is built is not loaded and every part is listed)."""
+    loaded = (kernels(), detect_kernel(), warc_writer_kernel())
+    return [name for name, module in zip(PARTS, loaded, strict=True) if module is None]
+
+
 def status() -> str:
     """One line for ``mojifix --version``: which implementation is active, and why."""
     if pure_python_forced():
         return f"compiled core: off ({PURE_PYTHON_ENV}=1, pure Python)"
-    parts = (("kernels", kernels()), ("detector", detect_kernel()), ("warc writer", warc_writer_kernel()))
-    built = [name for name, module in parts if module]
+    missing = not_built()
+    built = [name for name in PARTS if name not in missing]
     if not built:
         return "compiled core: not built (pure Python)"
-    if len(built) < len(parts):
-        missing = [name for name, module in parts if not module]
+    if missing:
         verb = "runs" if len(missing) == 1 else "run"
         absent = ", ".join(missing)
         return f"compiled core: active ({', '.join(built)}; not built: {absent}, which {verb} pure Python)"

@@ -12,6 +12,7 @@ needs (about 10-15 ms of every process that detects and never sniffs a page).
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -20,17 +21,19 @@ if TYPE_CHECKING:
 
 __all__ = ["DecodedHTML", "Finding", "decode_html"]
 
+#: public name -> the submodule that defines it (loaded on first use, as in ``mojifix`` and ``mojifix.spark``)
+_LAZY = {
+    "decode_html": "mojifix.sniff.api",
+    "DecodedHTML": "mojifix.sniff.result",
+    "Finding": "mojifix.sniff.result",
+}
+
 
 def __getattr__(name: str) -> Any:
-    if name == "decode_html":
-        from mojifix.sniff.api import decode_html
-
-        return decode_html
-    if name in ("DecodedHTML", "Finding"):
-        from mojifix.sniff import result
-
-        return getattr(result, name)
-    raise AttributeError(f"module 'mojifix.sniff' has no attribute {name!r}")
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mojifix.sniff' has no attribute {name!r}")
+    return getattr(import_module(module), name)
 
 
 def __dir__() -> list[str]:
