@@ -1264,36 +1264,16 @@ def _rank(
         marks, glued = marks_of.get(text, (0, 0))
         unpaired = _unpaired_marks(text) if uniform and ls.letters else 0
         signs = text.count(_PLACEHOLDER_SIGN) if ls.letters else 0
-        if signs:
-            prior += PLACEHOLDER_SIGN_LOGP * signs
-            evs.append(
-                Evidence(
-                    "prior",
-                    f"{signs} placeholder currency signs (\u00a4)",
-                    PLACEHOLDER_SIGN_LOGP * signs,
-                )
-            )
-        if marks:
-            prior += IN_WORD_ASCII_MARK_LOGP * marks
-            evs.append(
-                Evidence(
-                    "prior",
-                    f"{marks} ASCII marks such as [ ] {{ }} inside words",
-                    IN_WORD_ASCII_MARK_LOGP * marks,
-                )
-            )
-        if unpaired:
-            prior += UNPAIRED_MARK_LOGP * unpaired
-            evs.append(
-                Evidence(
-                    "prior",
-                    f"{unpaired} unpaired brackets or signs such as \u00a2 \u00ac",
-                    UNPAIRED_MARK_LOGP * unpaired,
-                )
-            )
-        if glued:
-            prior += GLUED_LETTER_LOGP * glued
-            evs.append(Evidence("prior", f"{glued} letters glued to digits", GLUED_LETTER_LOGP * glued))
+        # the text-mark priors, each a count times its price, in the order their evidence is reported
+        for count, logp, what in (
+            (signs, PLACEHOLDER_SIGN_LOGP, "placeholder currency signs (\u00a4)"),
+            (marks, IN_WORD_ASCII_MARK_LOGP, "ASCII marks such as [ ] { } inside words"),
+            (unpaired, UNPAIRED_MARK_LOGP, "unpaired brackets or signs such as \u00a2 \u00ac"),
+            (glued, GLUED_LETTER_LOGP, "letters glued to digits"),
+        ):
+            if count:
+                prior += logp * count
+                evs.append(Evidence("prior", f"{count} {what}", logp * count))
         if ls.language is not None and not _serves(members, ls.language):
             prior += UNSERVED_LANGUAGE_LOGP
             evs.append(
