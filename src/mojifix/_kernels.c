@@ -543,6 +543,37 @@ py_euc_jp_decode(PyObject *self, PyObject *args)
     return run_stateless(decode_euc_jp, data, strict, &tables);
 }
 
+/* gb18030's index ranges as a caller passes them: uint32 (pointer, code point) pairs. Returns 0, or -1 with
+ * ValueError (an empty buffer is an error only when ``required``). */
+static int
+check_ranges(const Py_buffer *ranges, int required)
+{
+    if (ranges->len % 8 != 0 || (required && ranges->len == 0)) {
+        PyErr_SetString(PyExc_ValueError, "ranges must be (pointer, code point) pairs of uint32");
+        return -1;
+    }
+    return 0;
+}
+
+/* A copy of the checked ranges (check_ranges) in *out, their pair count in *count; NULL and 0 when
+ * empty. Returns 0, or -1 with an exception. */
+static int
+copy_ranges(const Py_buffer *ranges, int required, uint32_t **out, Py_ssize_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    if (check_ranges(ranges, required) < 0) return -1;
+    if (ranges->buf == NULL || ranges->len == 0) return 0;
+    *out = PyMem_Malloc((size_t)ranges->len);
+    if (*out == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(*out, ranges->buf, (size_t)ranges->len);
+    *count = ranges->len / 8;
+    return 0;
+}
+
 static PyObject *
 py_gb18030_decode(PyObject *self, PyObject *args)
 {
@@ -551,9 +582,8 @@ py_gb18030_decode(PyObject *self, PyObject *args)
     int strict;
     Tables tables = {0};
     if (!PyArg_ParseTuple(args, "OpUy*", &data, &strict, &index, &ranges)) return NULL;
-    if (ranges.len % 8 != 0 || ranges.len == 0) {
+    if (check_ranges(&ranges, 1) < 0) {
         PyBuffer_Release(&ranges);
-        PyErr_SetString(PyExc_ValueError, "ranges must be (pointer, code point) pairs of uint32");
         return NULL;
     }
     if (index_from(index, &tables.first) < 0) {
@@ -1325,6 +1355,10 @@ py_words_and_costs(PyObject *module, PyObject *args)
     PyObject *text;
     CharFacts *facts;
     if (!PyArg_ParseTuple(args, "UO!", &text, &CharFactsType, &facts)) return NULL;
+    if (facts->costs_count == 0) { /* FACT_COST indexes costs[]: facts made without costs have none */
+        PyErr_SetString(PyExc_ValueError, "words_and_costs needs a CharFacts made with costs");
+        return NULL;
+    }
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
@@ -1489,19 +1523,7 @@ encode_table_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     }
     EncodeTable *self = (EncodeTable *)type->tp_alloc(type, 0);
     if (self == NULL) goto fail;
-    if (ranges.buf != NULL && ranges.len > 0) {
-        if (ranges.len % 8 != 0) {
-            PyErr_SetString(PyExc_ValueError, "ranges must be (pointer, code point) pairs of uint32");
-            goto fail;
-        }
-        self->ranges = PyMem_Malloc((size_t)ranges.len);
-        if (self->ranges == NULL) {
-            PyErr_NoMemory();
-            goto fail;
-        }
-        memcpy(self->ranges, ranges.buf, (size_t)ranges.len);
-        self->ranges_count = ranges.len / 8;
-    }
+    if (copy_ranges(&ranges, 0, &self->ranges, &self->ranges_count) < 0) goto fail;
     self->bmp_bytes = PyMem_Calloc(BMP_SIZE, sizeof(uint32_t));
     self->bmp_count = PyMem_Calloc(BMP_SIZE, sizeof(uint8_t));
     if (self->bmp_bytes == NULL || self->bmp_count == NULL) {
@@ -1805,22 +1827,17 @@ byte_steps_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     }
     ByteSteps *self = (ByteSteps *)type->tp_alloc(type, 0);
     if (self == NULL) goto fail;
-    if (ranges.len % 8 != 0 || ranges.len == 0) {
-        PyErr_SetString(PyExc_ValueError, "ranges must be (pointer, code point) pairs of uint32");
-        goto fail;
-    }
-    self->ranges = PyMem_Malloc((size_t)ranges.len);
+    Py_ssize_t ranges_count;
+    if (copy_ranges(&ranges, 1, &self->ranges, &ranges_count) < 0) goto fail;
     self->codec_count = PyTuple_GET_SIZE(codecs);
     self->step_count = PyTuple_GET_SIZE(steps);
     self->encoders = PyMem_Calloc((size_t)self->codec_count + 1, sizeof(ByteEncoder));
     self->step_codec = PyMem_Calloc((size_t)self->step_count + 1, sizeof(int));
     self->step_decoder = PyMem_Calloc((size_t)self->step_count + 1, sizeof(int));
-    if (self->ranges == NULL || self->encoders == NULL || self->step_codec == NULL
-        || self->step_decoder == NULL) {
+    if (self->encoders == NULL || self->step_codec == NULL || self->step_decoder == NULL) {
         PyErr_NoMemory();
         goto fail;
     }
-    memcpy(self->ranges, ranges.buf, (size_t)ranges.len);
     for (Py_ssize_t c = 0; c < self->codec_count; c++) {
         if (byte_encoder_fill(&self->encoders[c], PyTuple_GET_ITEM(codecs, c)) < 0) goto fail;
     }
@@ -1845,7 +1862,7 @@ byte_steps_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         goto fail;
     }
     self->tables[BYTE_STEP_GB18030].ranges = self->ranges;
-    self->tables[BYTE_STEP_GB18030].ranges_count = ranges.len / 8;
+    self->tables[BYTE_STEP_GB18030].ranges_count = ranges_count;
     PyBuffer_Release(&ranges);
     return (PyObject *)self;
 fail:

@@ -281,3 +281,11 @@ def test_repairs_equal_without_the_byte_steps(kernels: ModuleType, monkeypatch: 
     without = [repair(text) for text in texts]
     assert with_kernel == without
     assert sum(result.changed for result in with_kernel) > 1000
+
+
+def test_words_and_costs_refuses_facts_made_without_costs(kernels: ModuleType) -> None:
+    """A CharFacts made with no costs (as the multi-byte step test makes one) cannot price words: its
+    facts' cost indexes would read past the costs it does not have."""
+    facts = kernels.CharFacts(lambda ch: 0xFF << 16, (), 0, 0, 0, 0)
+    with pytest.raises(ValueError, match="made with costs"):
+        kernels.words_and_costs("abc déf", facts)
