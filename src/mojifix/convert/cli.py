@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from mojifix.cli import console, has_rich, table_class
-from mojifix.convert.records import FileRecord, Report, ScanReport
+from mojifix.convert.records import TREE_PRIOR, FileRecord, Report, ScanReport
 
 EXIT_USAGE = 2
 
@@ -317,7 +317,7 @@ def print_scan(report: ScanReport) -> None:
             verdict = f"mixed: {r.mixed.head_encoding} + {r.mixed.tail_encoding} at byte {r.mixed.boundary}"
         elif r.ambiguous:
             verdict += " (ambiguous: " + ", ".join(e for e, _ in r.candidates[:3]) + ")"
-        if r.decision == "tree-prior":
+        if r.decision == TREE_PRIOR:
             verdict += " (tree prior)"
         conf = f"{r.confidence:.2f}" if r.confidence is not None else "-"
         files.add_row(r.path, r.encoding or "-", conf, r.bom or "-", r.line_endings or "-", kind, verdict)

@@ -610,7 +610,10 @@ def _tree_prior_pass(
     """After every file is examined: re-decide the files the gate refused as unconfident or ambiguous
     with the run's tree prior (convert/tree_prior.py), write those it settles in one group commit, then
     ``settle(index, record)`` each; returns the fatal error, if any. Runs in this process, once."""
-    if not job.opts.tree_prior or not any(r is not None and tree_prior.redecidable(r) for r in results):
+    if not job.opts.tree_prior:
+        return None
+    todo = [i for i, r in enumerate(results) if r is not None and tree_prior.redecidable(r)]
+    if not todo:
         return None
     detect = load_detector(job.opts.detector)
     prior = tree_prior.TreePrior.of(r for r in results if r is not None)
@@ -620,11 +623,10 @@ def _tree_prior_pass(
     group = fsio.CommitGroup()
     settled: list[tuple[int, FileRecord]] = []
     try:
-        for i, rec in enumerate(results):
-            if rec is not None and tree_prior.redecidable(rec):
-                new = _redecide(job, entries[i], rec, detect, prior, group, write)
-                if new is not None:
-                    settled.append((i, new))
+        for i in todo:
+            new = _redecide(job, entries[i], results[i], detect, prior, group, write)
+            if new is not None:
+                settled.append((i, new))
     except FatalIOError as exc:
         group.abort()
         return str(exc)

@@ -217,12 +217,8 @@ class CommitGroup:
         self.pending.append((fd, tmp, dest, fsync))
         self.open_files += 1
         if self.open_files > GROUP_OPEN_FILES:
-            for i, (old, old_tmp, old_dest, old_fsync) in enumerate(self.pending):
-                if old is not None:
-                    self.pending[i] = (None, old_tmp, old_dest, old_fsync)
-                    self.open_files -= 1
-                    _finish(old, old_fsync)
-                    break
+            i = next(i for i, pending in enumerate(self.pending) if pending[0] is not None)
+            self._close(i, self.pending[i][3])
 
     def commit(self) -> None:
         """Make every open temporary file durable (:meth:`_make_durable`), then rename each into place."""
@@ -246,11 +242,17 @@ class CommitGroup:
             if len(fds) > 1 and batch_syncfs_usable(device):
                 syncfs(fds[0])
                 synced.update(fds)
-        for i, (fd, tmp, dest, fsync) in enumerate(self.pending):
+        for i, (fd, _tmp, _dest, fsync) in enumerate(self.pending):
             if fd is not None:
-                self.pending[i] = (None, tmp, dest, fsync)
-                self.open_files -= 1
-                _finish(fd, fsync and fd not in synced)
+                self._close(i, fsync and fd not in synced)
+
+    def _close(self, i: int, fsync: bool) -> None:
+        """Finish the open temporary file of pending entry ``i`` (:func:`_finish`, with an fsync when
+        ``fsync``); the entry stays, to be renamed at commit."""
+        fd, tmp, dest, wanted = self.pending[i]
+        self.pending[i] = (None, tmp, dest, wanted)
+        self.open_files -= 1
+        _finish(fd, fsync)
 
     def abort(self) -> None:
         for fd, tmp, _, _ in self.pending:

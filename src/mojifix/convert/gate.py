@@ -34,6 +34,7 @@ __all__ = [
     "DECLARATION_EVIDENCE",
     "ERROR_EVIDENCE_KINDS",
     "MIN_WRITE_CONFIDENCE",
+    "WRITE_ODDS",
     "refusal",
     "weighed_declaration",
 ]
@@ -45,6 +46,9 @@ __all__ = [
 #: lowest confidence of a right, unambiguous answer there is 0.93, so the gate quarantines no right file
 #: of it; the generated tree of benchmarks/convert_corpus.py is the other check (every clean file right).
 MIN_WRITE_CONFIDENCE = 0.9
+#: the gate's odds, MIN_WRITE_CONFIDENCE : 1 - MIN_WRITE_CONFIDENCE = 9 (the tree prior's cap; the share
+#: of the best's confidence a second candidate needs to be searched for a split is their inverse)
+WRITE_ODDS = MIN_WRITE_CONFIDENCE / (1.0 - MIN_WRITE_CONFIDENCE)
 #: Evidence kinds by which the detector reports invalid sequences in the reading it names (partial
 #: validity: ``Evidence("invalid", "EUC-KR: 1 invalid sequence at byte 40,112", 1.0)``, value = count).
 ERROR_EVIDENCE_KINDS = ("invalid",)

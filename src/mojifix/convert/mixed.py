@@ -399,10 +399,14 @@ def _utf16_text(seg: bytes, encoding: str) -> str:
 
 
 def _implausible_utf16(seg: bytes, encoding: str) -> bool:
-    """True when ``seg`` read as UTF-16 looks like 8-bit text: most code units are two printable ASCII
-    bytes (Latin text read in pairs), or Hangul / private-use units (GBK/Big5 byte pairs read as
+    """True when ``seg`` read as UTF-16 looks like 8-bit text (:func:`_implausible_text`)."""
+    return _implausible_text(_utf16_text(seg, encoding))
+
+
+def _implausible_text(text: str) -> bool:
+    """True when ``text``, a UTF-16 reading, looks like 8-bit text: most code units are two printable
+    ASCII bytes (Latin text read in pairs), or Hangul / private-use units (GBK/Big5 byte pairs read as
     UTF-16). Real UTF-16 text in any language has neither in the majority."""
-    text = _utf16_text(seg, encoding)
     if not text:
         return False
     return len(_implausible_unit().findall(text)) / len(text) >= IMPLAUSIBLE_UTF16_SHARE
@@ -414,12 +418,13 @@ def _not_utf16(seg: bytes, utf16: str, enc8: str) -> bool:
     Either most code units look like 8-bit text read in pairs (:func:`_implausible_utf16`), or the
     text-likeness score of the 8-bit reading beats the UTF-16 reading by :data:`SCORE_MARGIN`.
     """
-    if _implausible_utf16(seg, utf16):
+    text16 = _utf16_text(seg, utf16)
+    if _implausible_text(text16):
         return True
     text8 = try_decode(seg, enc8)
     if text8 is None:
         return False
-    score8, score16 = _scores(text8, _utf16_text(seg, utf16))
+    score8, score16 = _scores(text8, text16)
     return score8 > score16 + SCORE_MARGIN
 
 
@@ -434,10 +439,11 @@ def _utf16_beyond_doubt(seg: bytes, utf16: str) -> bool:
     differently (the number of languages tried depends on the call's total length).
     """
     memo = _MEMO.get()
-    score16 = memo.get(_utf16_text(seg, utf16)) if memo else None
-    return (
-        score16 is not None and score16 > MAX_TEXT_SCORE - SCORE_MARGIN and not _implausible_utf16(seg, utf16)
-    )
+    if not memo:
+        return False
+    text16 = _utf16_text(seg, utf16)
+    score16 = memo.get(text16)
+    return score16 is not None and score16 > MAX_TEXT_SCORE - SCORE_MARGIN and not _implausible_text(text16)
 
 
 @functools.cache  # compiled at first use (~3.6 ms: its large ranges), not at every start-up

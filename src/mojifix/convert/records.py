@@ -10,7 +10,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["OUTCOMES", "DeclarationRewrite", "FileRecord", "Report", "ScanReport", "Split"]
+__all__ = ["OUTCOMES", "TREE_PRIOR", "DeclarationRewrite", "FileRecord", "Report", "ScanReport", "Split"]
+
+#: the manifest's ``decision`` value for a file written on the strength of the tree prior
+#: (convert/tree_prior.py; defined here, where the summary counts it, so the modules share one spelling)
+TREE_PRIOR = "tree-prior"
 
 #: every file gets exactly one of these (issue 5, "Every file gets one outcome"); ``copied``: a regular
 #: file judged binary, copied unchanged into the mirror so that it is complete (issue 12)
@@ -203,7 +207,7 @@ class Report:
         return {
             "total": len(self.records),
             "converted": self.count("converted"),
-            "tree_prior": sum(1 for r in self.records if r.decision == "tree-prior"),
+            "tree_prior": sum(1 for r in self.records if r.decision == TREE_PRIOR),
             "already_utf8": self.count("utf8"),
             "copied": self.count("copied"),
             "declarations_rewritten": sum(1 for r in self.records if r.declarations),

@@ -42,15 +42,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from mojifix.convert.decisions import STALE
-from mojifix.convert.gate import MIN_WRITE_CONFIDENCE
-from mojifix.convert.records import FileRecord
+from mojifix.convert.gate import WRITE_ODDS
+from mojifix.convert.records import TREE_PRIOR, FileRecord
 from mojifix.detect.ambiguity import TEMPERATURE
 from mojifix.detect.result import Detection
 
 __all__ = ["MAX_ODDS", "PSEUDO_COUNT", "REDECIDED", "TREE_PRIOR", "TreePrior", "accepts_prior", "redecidable"]
 
-#: the manifest's ``decision`` value for a file written on the strength of the tree prior
-TREE_PRIOR = "tree-prior"
 #: the gate's refusals the tree prior may settle: the detector could not separate the readings on the
 #: file's own bytes. Every other refusal (invalid bytes, a declaration conflict, a mixed file, binary)
 #: is about the bytes, which no prior changes.
@@ -61,7 +59,7 @@ PSEUDO_COUNT = 1.0
 #: the largest factor by which the tree may multiply an encoding's odds: the write gate's odds,
 #: MIN_WRITE_CONFIDENCE : 1 - MIN_WRITE_CONFIDENCE = 9. Follows from the gate, not tuned: it is the
 #: largest factor that cannot lift a reading the detector alone gave below 0.5 over the gate.
-MAX_ODDS = MIN_WRITE_CONFIDENCE / (1.0 - MIN_WRITE_CONFIDENCE)
+MAX_ODDS = WRITE_ODDS
 #: decisions that vote: the detector's own (the gate passed them; see the module docstring)
 _VOTING_DECISION = "detector"
 

@@ -57,11 +57,11 @@ _HZ_GB_MODE = re.compile(rb"~\{[\x21-\x7e]{2}")
 AMBIGUOUS_LISTED = 3
 #: an ambiguous file is searched for a split under its best candidate and under the second one when the
 #: detector hesitates between them: the second's confidence is at least this share of the best's, odds
-#: within the write gate's own 9:1 (gate.MIN_WRITE_CONFIDENCE), not tuned. A reading the detector puts
+#: within the write gate's own 9:1 (gate.WRITE_ODDS), not tuned. A reading the detector puts
 #: a million times below the best (windows-1250 at 5e-6 beside GBK at 0.5 for 14 bytes of BOM-less
 #: UTF-16) is no head a split could be built on: its "split" was a 5-byte macintosh head before a GBK
 #: tail, a clean file quarantined as mixed before the tree prior could read it as UTF-16 (issue 12).
-SPLIT_CANDIDATE_SHARE = (1.0 - gate.MIN_WRITE_CONFIDENCE) / gate.MIN_WRITE_CONFIDENCE
+SPLIT_CANDIDATE_SHARE = (1.0 - gate.MIN_WRITE_CONFIDENCE) / gate.MIN_WRITE_CONFIDENCE  # 1 / gate.WRITE_ODDS
 
 
 @dataclass(frozen=True, slots=True)

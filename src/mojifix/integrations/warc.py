@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import islice
 from operator import attrgetter
 from pathlib import Path
@@ -887,6 +887,7 @@ _JSONL_PREFIXES = tuple(
 _JSONL_END = b"}\n"
 
 
+@cache  # one reference writer per process, also for the compiled writer's fallback rows
 def _reference_line() -> Callable[[WarcRow], bytes]:
     """``json.dumps(row.to_dict(), ensure_ascii=False)`` and a newline, as UTF-8: the reference writer."""
     import json  # here, not at import: with the compiled writer most runs never need it

@@ -59,7 +59,7 @@ from mojifix.repair._codecs import (
 )
 from mojifix.repair._score import Score, score
 from mojifix.repair.result import Repaired, Step
-from mojifix.whatwg import big5, euc_jp, euc_kr, gb18030, shift_jis
+from mojifix.whatwg import codec_of
 from mojifix.whatwg._cjk import StatelessCjkCodec
 from mojifix.whatwg._tables import INDEXES
 
@@ -366,6 +366,8 @@ def _compiled_steps() -> _CompiledSteps | None:
     kernels = _native.kernels()
     if kernels is None:
         return None
+    from mojifix.whatwg.gb18030 import ranges_as_uint32 as gb18030_ranges_as_uint32  # (its family, lazily)
+
     count = next(i for i, (encode_as, _) in enumerate(STEP_PAIRS) if encode_as not in SINGLE_BYTE)
     if any(encode_as in SINGLE_BYTE for encode_as, _ in STEP_PAIRS[count:]):
         raise AssertionError("the single-byte steps must come first in STEP_PAIRS")
@@ -375,7 +377,7 @@ def _compiled_steps() -> _CompiledSteps | None:
         for encode_as, decode_as in STEP_PAIRS[:count]
     )
     byte_steps = kernels.ByteSteps(
-        tables, steps, INDEXES["gb18030"], gb18030.ranges_as_uint32(), INDEXES["big5"], INDEXES["jis0208"],
+        tables, steps, INDEXES["gb18030"], gb18030_ranges_as_uint32(), INDEXES["big5"], INDEXES["jis0208"],
         INDEXES["euc-kr"], INDEXES["jis0212"],
     )  # fmt: skip
     multi_byte = STEP_PAIRS[count:]
@@ -393,10 +395,10 @@ def _compiled_steps() -> _CompiledSteps | None:
 
 def _encoder(name: str) -> StatelessCjkCodec:
     """The standard's CJK codec ``name``, whose compiled encode table ``encode_strict`` encodes with."""
-    for module in (gb18030, big5, shift_jis, euc_kr, euc_jp):
-        if name in module.CODECS:
-            return module.CODECS[name]
-    raise AssertionError(f"{name} is not a CJK codec with a compiled encoder")
+    codec = codec_of(name)
+    if not isinstance(codec, StatelessCjkCodec):
+        raise AssertionError(f"{name} is not a CJK codec with a compiled encoder")
+    return codec
 
 
 @cache

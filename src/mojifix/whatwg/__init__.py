@@ -124,6 +124,12 @@ _CODECS = _collect_codecs()
 _DECODERS = _Decoders({name: codec.decode for name, codec in _CODECS.items()})
 
 
+def codec_of(name: str) -> WhatwgCodec:
+    """The codec object of the standard's encoding ``name`` (a CJK family's module is imported now if it
+    was not yet); KeyError for a name that is not one of the 40."""
+    return _CODECS[name]
+
+
 @dataclass(frozen=True, slots=True)
 class Encoding:
     """One of the standard's 40 encodings: its name, its labels, its decoder and encoder.
