@@ -66,6 +66,28 @@ def test_every_offset_of_a_byte_to_escape(warc_writer_kernel: ModuleType, escape
             )
 
 
+@pytest.mark.parametrize("kind", ["ascii", "latin-1", "ucs-2", "ucs-4"])
+def test_each_kind_of_str_at_every_alignment(warc_writer_kernel: ModuleType, kind: str) -> None:
+    """The writer reads a str's code units by CPython's kind (one, two or four bytes each) and copies runs of
+    ASCII a word at a time: long ASCII runs broken by escapes and by code points of each UTF-8 length, at
+    every offset, in a str of each kind; and a lone surrogate anywhere is left to the reference."""
+    widest = {"ascii": "", "latin-1": "\xff", "ucs-2": "\uffff", "ucs-4": "\U0010ffff"}[kind]
+    breaks = ['"', "\\", "\n", "\x00", "\x1f", "\x7f", "\x80", "é", "\u07ff", "\u0800", "日", "\U00010000"]
+    for offset in range(17):
+        for brk in breaks:
+            text = widest + "a" * offset + brk + "b" * (offset + 9) + brk * 2 + "c" * (17 - offset)
+            if max(map(ord, text)) > max(map(ord, widest or "a")) and ord(brk) > 0x7F:
+                continue  # a wider break would change the str's kind
+            values = (text,) * len(ROW_FIELDS)
+            got = warc_writer_kernel.line(warc._JSONL_PREFIXES, values, warc._JSONL_END)
+            assert got == _reference(values)
+    if kind in ("ucs-2", "ucs-4"):
+        for offset in range(12):
+            text = widest + "a" * offset + "\ud800" + "a" * 5
+            values = ("x",) * (len(ROW_FIELDS) - 1) + (text,)
+            assert warc_writer_kernel.line(warc._JSONL_PREFIXES, values, warc._JSONL_END) is None
+
+
 class _Int(int):
     pass
 

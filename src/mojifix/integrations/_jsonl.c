@@ -5,9 +5,9 @@
  * same string escapes (`\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f`, other code points below U+0020 as
  * `\u00xx` in lower-case hex, everything else as is), `null`, `true`, `false`, and int's repr. Why C:
  * with ensure_ascii=False, json's C encoder writes a row's text a code point at a time into a str that
- * the output file then encodes to UTF-8 again; here CPython's UTF-8 encoder runs once and the bytes are
- * escaped eight at a time (the two steps took about a tenth of `mojifix warc`'s time on benchmarks/warc.py's
- * web-like archive; the line now costs about a third of what json's did, measured there).
+ * the output file then encodes to UTF-8 again; here the UTF-8 is written from the str's own code units
+ * and escaped in the same pass, runs of ASCII sixteen units at a time (json's two steps took about a tenth
+ * of `mojifix warc`'s time on benchmarks/warc.py's web-like archive).
  *
  * Only the values a row holds are written: str, None, bool, int, and tuples or lists of str. For any
  * other value, for a row too long for the bound (MAX_BOUND_BYTES), and for a str holding a lone surrogate
@@ -35,20 +35,6 @@ static Py_ssize_t
 str_bound(PyObject *s)
 {
     return PyUnicode_GET_LENGTH(s) * MAX_BYTES_PER_CODE_POINT + 2;
-}
-
-#define ONES UINT64_C(0x0101010101010101)
-#define HIGHS UINT64_C(0x8080808080808080)
-
-/* The high bit of each of the eight bytes of `w` (little-endian order: the first byte lowest) that is
- * below 0x20, a quote or a backslash, as the bit tricks "has a byte less than n" and "has a zero byte"
- * find them (on `w`, and on `w` XORed with each character). Above the first such byte a borrow can flag
- * others too, so only the lowest set bit is exact; that is the one used. */
-static inline uint64_t
-escape_mask(uint64_t w)
-{
-    uint64_t quote = w ^ (ONES * '"'), backslash = w ^ (ONES * '\\');
-    return (((w - ONES * 0x20) & ~w) | ((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash)) & HIGHS;
 }
 
 /* The escape of the byte `c` (a quote, a backslash or below 0x20) at `out`; returns the end. */
@@ -80,53 +66,143 @@ needs_escape(unsigned char c)
     return c < 0x20 || c == '"' || c == '\\';
 }
 
+/* The code point `c` at `out`, in UTF-8 or as its JSON escape; returns the end, or NULL for a surrogate
+ * (U+D800..U+DFFF: in a str always a lone one, which UTF-8 cannot encode; CPython's strict encoder
+ * raises there). Every byte JSON escapes is ASCII, and no byte of a multi-byte UTF-8 sequence is, so this
+ * is escaping the text's UTF-8. */
+static inline char *
+write_code_point(char *out, Py_UCS4 c)
+{
+    if (c < 0x80) {
+        if (needs_escape((unsigned char)c)) {
+            return write_escape(out, (unsigned char)c);
+        }
+        *out++ = (char)c;
+    }
+    else if (c < 0x800) {
+        *out++ = (char)(0xC0 | (c >> 6));
+        *out++ = (char)(0x80 | (c & 0x3F));
+    }
+    else if (c >= 0xD800 && c <= 0xDFFF) {
+        return NULL;
+    }
+    else if (c < 0x10000) {
+        *out++ = (char)(0xE0 | (c >> 12));
+        *out++ = (char)(0x80 | ((c >> 6) & 0x3F));
+        *out++ = (char)(0x80 | (c & 0x3F));
+    }
+    else {
+        *out++ = (char)(0xF0 | (c >> 18));
+        *out++ = (char)(0x80 | ((c >> 12) & 0x3F));
+        *out++ = (char)(0x80 | ((c >> 6) & 0x3F));
+        *out++ = (char)(0x80 | (c & 0x3F));
+    }
+    return out;
+}
+
+/* The code units of a str of one of CPython's three kinds (PEP 393: one code point per unit) at `out`
+ * (see write_code_point), `units_at` reading unit `i` as a Py_UCS4. With SSE2 (every x86-64 processor),
+ * sixteen units at a time are narrowed to sixteen bytes (saturating: a unit above 0x7F becomes a byte
+ * that is 0x80 or more, or 0x00) and copied whole; the first byte that is not ASCII or must be escaped
+ * (one compare each, ASCII bytes compared as signed) ends the copy there, and that unit is written
+ * alone. The room for a whole block is in the bound (six bytes per code point). */
+#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#include <emmintrin.h>
+
+/* Bit k set when byte k of `v` is 0x80 or more, below 0x20, a quote or a backslash. */
+static inline unsigned
+stop_mask(__m128i v)
+{
+    __m128i control_or_high = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)); /* signed: 0x80.. is negative */
+    __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+    __m128i backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(control_or_high, _mm_or_si128(quote, backslash)));
+}
+
+static inline __m128i
+narrow_ucs1(const Py_UCS1 *p)
+{
+    return _mm_loadu_si128((const __m128i *)p);
+}
+
+static inline __m128i
+narrow_ucs2(const Py_UCS2 *p)
+{
+    /* signed saturation: 0x80..0x7FFF -> 0x80..0xFF, 0x8000.. (negative) -> 0x00 */
+    return _mm_packus_epi16(_mm_loadu_si128((const __m128i *)p), _mm_loadu_si128((const __m128i *)(p + 8)));
+}
+
+static inline __m128i
+narrow_ucs4(const Py_UCS4 *p)
+{
+    /* code points are below 0x110000: positive, so 32 -> 16 bits keeps 0..0x7FFF and makes the rest 0x7FFF */
+    __m128i low = _mm_packs_epi32(_mm_loadu_si128((const __m128i *)p), _mm_loadu_si128((const __m128i *)(p + 4)));
+    __m128i high =
+        _mm_packs_epi32(_mm_loadu_si128((const __m128i *)(p + 8)), _mm_loadu_si128((const __m128i *)(p + 12)));
+    return _mm_packus_epi16(low, high);
+}
+
+#define WRITE_UNITS(NAME, UNIT, NARROW)                                                                     \
+    static char *NAME(char *out, const UNIT *p, Py_ssize_t n)                                              \
+    {                                                                                                       \
+        Py_ssize_t i = 0;                                                                                   \
+        while (i < n) {                                                                                     \
+            if (i + 16 <= n) {                                                                              \
+                __m128i bytes = NARROW(p + i);                                                              \
+                _mm_storeu_si128((__m128i *)out, bytes);                                                    \
+                unsigned stop = stop_mask(bytes);                                                           \
+                if (stop == 0) {                                                                            \
+                    out += 16;                                                                              \
+                    i += 16;                                                                                \
+                    continue;                                                                               \
+                }                                                                                           \
+                int first = __builtin_ctz(stop);                                                            \
+                out += first;                                                                               \
+                i += first;                                                                                 \
+            }                                                                                               \
+            out = write_code_point(out, p[i++]);                                                            \
+            if (out == NULL) {                                                                              \
+                return NULL;                                                                                \
+            }                                                                                               \
+        }                                                                                                   \
+        return out;                                                                                         \
+    }
+#else
+#define WRITE_UNITS(NAME, UNIT, NARROW)                                                                     \
+    static char *NAME(char *out, const UNIT *p, Py_ssize_t n)                                              \
+    {                                                                                                       \
+        for (Py_ssize_t i = 0; i < n && out != NULL; i++) {                                                \
+            out = write_code_point(out, p[i]);                                                              \
+        }                                                                                                   \
+        return out;                                                                                         \
+    }
+#endif
+
+WRITE_UNITS(write_ucs1, Py_UCS1, narrow_ucs1)
+WRITE_UNITS(write_ucs2, Py_UCS2, narrow_ucs2)
+WRITE_UNITS(write_ucs4, Py_UCS4, narrow_ucs4)
+
 /* `s` as a JSON string in UTF-8 at `out`; returns the end, or NULL (no exception set) for a lone
- * surrogate. The text is taken as UTF-8 from CPython's own encoder (kept with the str; an ASCII str is
- * its own UTF-8), then escaped: every byte JSON escapes is ASCII, and no byte of a multi-byte UTF-8
- * sequence is, so escaping the UTF-8 is escaping the text. Eight bytes are copied at a time up to the
- * next byte to escape (the room for them is in the bound: six bytes per code point). */
+ * surrogate. Written from the str's own code units: CPython's UTF-8 encoder (kept with the str after)
+ * and a second pass to escape its bytes took twice as long, measured on benchmarks/warc.py's archives. */
 static char *
 write_str(char *out, PyObject *s)
 {
-    Py_ssize_t n;
-    const char *utf8 = PyUnicode_AsUTF8AndSize(s, &n);
-    if (utf8 == NULL) {
-        PyErr_Clear(); /* UnicodeEncodeError: a lone surrogate */
-        return NULL;
-    }
-    const unsigned char *p = (const unsigned char *)utf8;
-    Py_ssize_t i = 0;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    const void *data = PyUnicode_DATA(s);
     *out++ = '"';
-    while (i + 8 <= n) {
-        uint64_t w;
-        memcpy(&w, p + i, sizeof w);
-        memcpy(out, &w, sizeof w); /* the bytes before the first escape are kept, the rest rewritten */
-        uint64_t mask = escape_mask(w);
-        if (mask == 0) {
-            out += 8;
-            i += 8;
-            continue;
-        }
-#if PY_LITTLE_ENDIAN && (defined(__GNUC__) || defined(__clang__))
-        int first = __builtin_ctzll(mask) >> 3; /* the lowest flagged byte */
-#else
-        int first = 0;
-        while (!needs_escape(p[i + first])) {
-            first++;
-        }
-#endif
-        out += first;
-        i += first;
-        out = write_escape(out, p[i]);
-        i++;
+    switch (PyUnicode_KIND(s)) {
+    case PyUnicode_1BYTE_KIND:
+        out = write_ucs1(out, (const Py_UCS1 *)data, n);
+        break;
+    case PyUnicode_2BYTE_KIND:
+        out = write_ucs2(out, (const Py_UCS2 *)data, n);
+        break;
+    default:
+        out = write_ucs4(out, (const Py_UCS4 *)data, n);
     }
-    for (; i < n; i++) {
-        if (needs_escape(p[i])) {
-            out = write_escape(out, p[i]);
-        }
-        else {
-            *out++ = (char)p[i];
-        }
+    if (out == NULL) {
+        return NULL;
     }
     *out++ = '"';
     return out;

@@ -360,7 +360,12 @@ def _warc_field_keys() -> tuple[Any, Any, Any, Any]:
 
 
 def _from_fastwarc(
-    rec: Any, keys: tuple[Any, Any, Any, Any], content_length: int | None = None, *, full: bool = True
+    rec: Any,
+    keys: tuple[Any, Any, Any, Any],
+    content_length: int | None = None,
+    *,
+    full: bool = True,
+    record_type: str | None = None,
 ) -> HttpRecord:
     """The ``HttpRecord`` of one FastWARC record, with as few calls into FastWARC as it takes.
 
@@ -371,14 +376,16 @@ def _from_fastwarc(
     headers of exactly the records that are HTTP). The HTTP headers come from ``items()``, which FastWARC
     decodes as latin-1 (isomorphic decoding, what Fetch does), so no per-pair decode in Python.
     tests/integrations/test_warc_stream.py compares every field with the one-property-per-field reading.
-    ``content_length``: ``rec.content_length`` when the caller has read it. ``full=False``: a record that
-    is no response comes as its type, id and content length alone (see ``iter_http_records``).
+    ``content_length`` and ``record_type`` (its name): what the caller has read of them already.
+    ``full=False``: a record that is no response comes as its type, id and content length alone (see
+    ``iter_http_records``).
     """
     if content_length is None:
         content_length = rec.content_length
     get = rec.headers.get
     uri_key, record_id_key, date_key, truncated_key = keys
-    record_type = _record_type_name(rec.record_type)
+    if record_type is None:
+        record_type = _record_type_name(rec.record_type)
     if not full and record_type != "response":
         return _new_http_record(
             record_type=record_type,
@@ -415,6 +422,21 @@ def _from_fastwarc(
         payload=payload,
         truncated=truncated,
         content_length=content_length,
+    )
+
+
+def _bare_record(record_type: str) -> HttpRecord:
+    """A record of ``record_type`` with no other field: what ``iter_http_records(full_records=False)``
+    streams for every record of that type other than a response."""
+    return _new_http_record(
+        record_type=record_type,
+        uri=None,
+        record_id=None,
+        date=None,
+        status=None,
+        headers=(),
+        payload=b"",
+        truncated=None,
     )
 
 
@@ -535,10 +557,12 @@ def iter_http_records(
 
     ``full_records=False`` (for :func:`decode_records`, which reads only the type and the problems of a
     record that is no response): FastWARC's records other than responses come without their other WARC
-    fields and HTTP headers (``record_type``, ``record_id``, ``problems`` and ``content_length`` kept, for
-    the summary and its messages; the rest empty). Two of
-    three records of a crawl are requests and metadata, whose fields cost about 1.3 us each to read, for
-    nothing (measured on benchmarks/warc.py's web-like archive). Responses are the same either way.
+    fields and HTTP headers. Streamed from a gzipped archive (the common path), every such record of one
+    type is one shared record with ``record_type`` alone (no problem can be found there); read member by
+    member or from a plain stream, each keeps its ``record_id``, ``problems`` and ``content_length``, for the
+    recovery and its messages. Two of three records of a crawl are requests and metadata, whose fields
+    cost about 1.3 us each to read and build, for nothing (measured on benchmarks/warc.py's web-like
+    archive). Responses are the same either way.
     """
     errors = errors if errors is not None else []
     if reader not in ("auto", "fastwarc", "warcio"):
@@ -595,6 +619,8 @@ def _gzip_records(
     yielded = 0
     pending: HttpRecord | None = None
     last: Any = None  # the FastWARC record of ``pending``
+    # full=False: the one field-less record of each type other than response (see iter_http_records)
+    bare: dict[str, HttpRecord] = {}
     try:
         for rec in ArchiveIterator(
             stream, parse_http=True, record_types=WarcRecordType.any_type, fsspec_args=False
@@ -602,7 +628,11 @@ def _gzip_records(
             content_length = rec.content_length
             if content_length >= _MAX_MEMBER_BYTES:
                 raise _NeedsMemberPath
-            record = _from_fastwarc(rec, keys, content_length, full=full)
+            record_type = _record_type_name(rec.record_type)
+            if full or record_type == "response":
+                record = _from_fastwarc(rec, keys, content_length, record_type=record_type)
+            else:
+                record = bare.get(record_type) or bare.setdefault(record_type, _bare_record(record_type))
             if pending is not None:
                 yield pending
                 yielded += 1
