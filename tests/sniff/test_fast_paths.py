@@ -523,3 +523,42 @@ def test_first_sequence_is_judged_as_the_full_check_exhaustively() -> None:
                 assert _probed_utf8_text(body) == _utf8_text(body), body
                 checked += 1
     assert checked == 128 * 256 * len(tails)
+
+
+
+#: Decodes UTF-8 pages, says whether the proofs module is loaded, then decodes the page of argv (its body
+#: as latin-1 text, its Content-Type, its trust) and says it again.
+_PROOFS_LOADED = """
+import sys
+from mojifix.sniff import decode_html
+for body, content_type in ((b"<p>caf\\xc3\\xa9", "text/html; charset=utf-8"), (b"<p>caf\\xc3\\xa9", None)):
+    decode_html(body, content_type)
+print("mojifix.sniff.evidence" in sys.modules)
+decode_html(sys.argv[1].encode("latin-1"), sys.argv[2] or None, trust=sys.argv[3])
+print("mojifix.sniff.evidence" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize(
+    ("content_type", "trust", "loads"),
+    [
+        ("text/html; charset=utf-8", "browser", False),
+        ("text/html; charset=windows-1252", "browser", True),  # a legacy declaration: _suspect may ask
+        ("", "browser", True),  # undeclared legacy bytes: the detector
+        ("text/html; charset=utf-8", "evidence", True),
+    ],
+)
+def test_the_proofs_are_imported_only_by_a_page_that_needs_them(
+    content_type: str, trust: str, loads: bool
+) -> None:
+    """``decode_html`` of UTF-8 pages never loads :mod:`mojifix.sniff.evidence` (the proofs and the
+    detector's door); a page that needs them imports them where it does (a new process each)."""
+    import subprocess
+    import sys
+
+    body = "<p>Le caf\xe9 est d\xe9j\xe0 pr\xeat, \xe0 c\xf4t\xe9 de l'\xe9glise.</p>"
+    if content_type.endswith("utf-8"):
+        body = body.encode("utf-8").decode("latin-1")
+    argv = [sys.executable, "-c", _PROOFS_LOADED, body, content_type, trust]
+    out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", str(loads)]
