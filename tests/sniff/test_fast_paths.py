@@ -525,7 +525,6 @@ def test_first_sequence_is_judged_as_the_full_check_exhaustively() -> None:
     assert checked == 128 * 256 * len(tails)
 
 
-
 #: Decodes UTF-8 pages, says whether the proofs module is loaded, then decodes the page of argv (its body
 #: as latin-1 text, its Content-Type, its trust) and says it again.
 _PROOFS_LOADED = """
