@@ -287,6 +287,32 @@ def test_cli_writes_one_checked_row_per_text_response(
     assert hosts[0]["host"] == "cut.example.jp" and hosts[0]["replacements"] == 1
 
 
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+def test_the_script_in_a_process_of_its_own_writes_what_main_writes(
+    warc_gz: Path, tmp_path: Path, suffix: str, capsys
+) -> None:
+    """``python -m mojifix warc`` (``console_main``: the collector frozen before the interpreter shuts
+    down) ends with every byte written and closed: the same output, summary and exit code as ``main``."""
+    import subprocess
+
+    ours, theirs = tmp_path / f"main{suffix}", tmp_path / f"script{suffix}"
+    code = main(["warc", str(warc_gz), "-o", str(ours), "--json"])
+    summary = json.loads(capsys.readouterr().out)
+    done = subprocess.run(
+        [sys.executable, "-m", "mojifix", "warc", str(warc_gz), "-o", str(theirs), "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == code == 1 and done.stderr == ""
+    script_summary = json.loads(done.stdout)
+    assert {**script_summary, "seconds": 0} == {**summary, "seconds": 0}
+    if suffix == ".jsonl":
+        assert theirs.read_bytes() == ours.read_bytes()
+    else:
+        assert pq.read_table(theirs).to_pylist() == pq.read_table(ours).to_pylist()
+
+
 def test_readers_agree_on_uncompressed_archive(tmp_path: Path) -> None:
     path = tmp_path / "plain.warc"
     build_warc(path, compress=False, include_bad=False)
