@@ -279,6 +279,17 @@ def best_command_time(argv: list[str], repeat: int) -> tuple[float, float]:
     return best_wall, best_cpu
 
 
+def interleaved_best_times(argvs: list[list[str]], repeat: int) -> list[tuple[float, float]]:
+    """``best_command_time`` of each command, the commands taking turns run by run (a change of load on the
+    shared machine then falls on all of them alike)."""
+    best = [(float("inf"), float("inf"))] * len(argvs)
+    for _ in range(repeat):
+        for k, argv in enumerate(argvs):
+            wall, cpu = best_command_time(argv, 1)
+            best[k] = (min(best[k][0], wall), min(best[k][1], cpu))
+    return best
+
+
 def compile_mojifix_bytecode() -> None:
     """Write the bytecode of mojifix's modules, as ``pip install`` does for the peers' packages.
 
@@ -291,11 +302,12 @@ def compile_mojifix_bytecode() -> None:
     compileall.compile_dir(Path(mojifix.__file__).parent, quiet=1)
 
 
-def run_commands(tmp: Path, records: int, repeat: int, seed: int) -> None:
+def run_commands(tmp: Path, records: int, repeat: int, seed: int, against: str | None = None) -> None:
     """``mojifix warc IN -o OUT.jsonl`` against the plain scripts, whole commands, on both archive mixes.
 
     Ratios are the peer's seconds over mojifix's (above 1: mojifix is faster), for wall-clock and for CPU
-    time.
+    time. ``against``: another ``mojifix`` executable (say, main's), timed on the same archives in the same
+    run, on a line of its own below each archive's, with its ratios to the same peer timings.
     """
     compile_mojifix_bytecode()
     scripts = list(DECODE_STEPS)
@@ -311,14 +323,19 @@ def run_commands(tmp: Path, records: int, repeat: int, seed: int) -> None:
         path = tmp / f"{archive}.warc.gz"
         build_command_warc(path, records, utf8_share, seed)
         count = sum(1 for _ in iter_http_records(path))
-        command = [mojifix_cli, "warc", "-q", str(path), "-o", str(tmp / "m.jsonl")]
-        ours, ours_cpu = best_command_time(command, repeat)
-        line = f"{archive:<13} {count:>8} {count / ours:>11,.0f}/s"
-        for name in scripts:
-            argv = [sys.executable, str(tmp / f"plain_{name}.py"), str(path), str(tmp / "p.jsonl")]
-            plain, plain_cpu = best_command_time(argv, repeat)
-            line += f" {count / plain:>19,.0f}/s {plain / ours:>5.2f}x {plain_cpu / ours_cpu:>8.2f}x"
-        print(line)
+        clis = [mojifix_cli, *([against] if against else [])]
+        argvs = [[cli, "warc", "-q", str(path), "-o", str(tmp / "m.jsonl")] for cli in clis]
+        argvs += [
+            [sys.executable, str(tmp / f"plain_{name}.py"), str(path), str(tmp / "p.jsonl")]
+            for name in scripts
+        ]
+        timed = interleaved_best_times(argvs, repeat)
+        times, plain = timed[: len(clis)], timed[len(clis) :]
+        for label, (ours, ours_cpu) in zip([archive, "  against"], times, strict=False):
+            line = f"{label:<13} {count:>8} {count / ours:>11,.0f}/s"
+            for peer, peer_cpu in plain:
+                line += f" {count / peer:>19,.0f}/s {peer / ours:>5.2f}x {peer_cpu / ours_cpu:>8.2f}x"
+            print(line)
 
 
 def _text_responses(records: Iterable[HttpRecord]) -> Iterable[HttpRecord]:
@@ -385,10 +402,15 @@ def main() -> None:
         "--records", type=int, default=31000, help="records per whole-command archive (0: skip that part)"
     )
     parser.add_argument("--only-commands", action="store_true", help="only the whole-command comparison")
+    parser.add_argument(
+        "--against",
+        metavar="MOJIFIX",
+        help="another mojifix executable (say, main's) timed in the whole-command comparison: A/B in one run",
+    )
     args = parser.parse_args()
     if args.records:
         with tempfile.TemporaryDirectory() as tmp:
-            run_commands(Path(tmp), args.records, args.repeat, args.seed)
+            run_commands(Path(tmp), args.records, args.repeat, args.seed, args.against)
     if args.only_commands:
         return
     with tempfile.TemporaryDirectory() as tmp:
