@@ -188,6 +188,12 @@ WRITE_UNITS(write_ucs4, Py_UCS4, narrow_ucs4)
 static char *
 write_str(char *out, PyObject *s)
 {
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(s) < 0) { /* a str made through the legacy API, not yet in its canonical form */
+        PyErr_Clear();
+        return NULL;
+    }
+#endif
     Py_ssize_t n = PyUnicode_GET_LENGTH(s);
     const void *data = PyUnicode_DATA(s);
     *out++ = '"';
