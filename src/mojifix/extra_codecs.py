@@ -24,6 +24,7 @@ from __future__ import annotations
 import codecs
 import re
 import zlib
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -39,40 +40,51 @@ MULTI_BYTE = ("euc_tw",)
 NAMES = (*SINGLE_BYTE, *MULTI_BYTE)
 
 
-def _codec_info(name: str) -> codecs.CodecInfo:
-    decoding = TABLES[name]
-    encoding = codecs.charmap_build(decoding)
+#: ``encode(text, errors) -> (bytes, characters consumed)`` and ``decode(data, errors, final) -> (text,
+#: bytes consumed)``: what a codec of this module is made of (:func:`_codec_info`)
+Encode = Callable[[str, str], tuple[bytes, int]]
+Decode = Callable[[bytes, str, bool], tuple[str, int]]
 
-    def encode(text: str, errors: str = "strict") -> tuple[bytes, int]:
-        return codecs.charmap_encode(text, errors, encoding)
 
-    def decode(data: bytes, errors: str = "strict") -> tuple[str, int]:
-        return codecs.charmap_decode(data, errors, decoding)
+def _codec_info(name: str, encode: Encode, decode: Decode) -> codecs.CodecInfo:
+    """The codec ``name`` made of ``encode`` and ``decode``, with the incremental and stream classes
+    CPython's own codecs have (a decoder keeps a sequence cut off at a chunk's end for the next one)."""
 
     class IncrementalEncoder(codecs.IncrementalEncoder):
         def encode(self, text: str, final: bool = False) -> bytes:
-            return codecs.charmap_encode(text, self.errors, encoding)[0]
+            return encode(text, self.errors)[0]
 
-    class IncrementalDecoder(codecs.IncrementalDecoder):
-        def decode(self, data: bytes, final: bool = False) -> str:
-            return codecs.charmap_decode(data, self.errors, decoding)[0]
+    class IncrementalDecoder(codecs.BufferedIncrementalDecoder):
+        def _buffer_decode(self, data: bytes, errors: str, final: bool) -> tuple[str, int]:
+            return decode(data, errors, final)
 
     class StreamWriter(codecs.StreamWriter):
         def encode(self, text: str, errors: str = "strict") -> tuple[bytes, int]:
-            return codecs.charmap_encode(text, errors, encoding)
+            return encode(text, errors)
 
     class StreamReader(codecs.StreamReader):
         def decode(self, data: bytes, errors: str = "strict") -> tuple[str, int]:
-            return codecs.charmap_decode(data, errors, decoding)
+            return decode(data, errors, False)
 
     return codecs.CodecInfo(
         name=name,
-        encode=encode,
-        decode=decode,
+        encode=lambda text, errors="strict": encode(text, errors),
+        decode=lambda data, errors="strict": decode(bytes(data), errors, True),
         incrementalencoder=IncrementalEncoder,
         incrementaldecoder=IncrementalDecoder,
         streamwriter=StreamWriter,
         streamreader=StreamReader,
+    )
+
+
+def _charmap_info(name: str) -> codecs.CodecInfo:
+    """A single-byte codec of :data:`TABLES`, on CPython's charmap functions."""
+    decoding = TABLES[name]
+    encoding = codecs.charmap_build(decoding)
+    return _codec_info(
+        name,
+        lambda text, errors: codecs.charmap_encode(text, errors, encoding),
+        lambda data, errors, final: codecs.charmap_decode(data, errors, decoding),
     )
 
 
@@ -178,38 +190,10 @@ def euc_tw_encode(text: str, errors: str = "strict") -> tuple[bytes, int]:
     return b"".join(out), n
 
 
-def _euc_tw_info() -> codecs.CodecInfo:
-    def decode(data: bytes, errors: str = "strict") -> tuple[str, int]:
-        return euc_tw_decode(bytes(data), errors)
-
-    class IncrementalEncoder(codecs.IncrementalEncoder):
-        def encode(self, text: str, final: bool = False) -> bytes:
-            return euc_tw_encode(text, self.errors)[0]
-
-    class IncrementalDecoder(codecs.BufferedIncrementalDecoder):
-        def _buffer_decode(self, data: bytes, errors: str, final: bool) -> tuple[str, int]:
-            return euc_tw_decode(data, errors, final)
-
-    class StreamWriter(codecs.StreamWriter):
-        def encode(self, text: str, errors: str = "strict") -> tuple[bytes, int]:
-            return euc_tw_encode(text, errors)
-
-    class StreamReader(codecs.StreamReader):
-        def decode(self, data: bytes, errors: str = "strict") -> tuple[str, int]:
-            return euc_tw_decode(data, errors, final=False)
-
-    return codecs.CodecInfo(
-        name="euc_tw",
-        encode=euc_tw_encode,
-        decode=decode,
-        incrementalencoder=IncrementalEncoder,
-        incrementaldecoder=IncrementalDecoder,
-        streamwriter=StreamWriter,
-        streamreader=StreamReader,
-    )
-
-
-_INFOS = {**{name: _codec_info(name) for name in SINGLE_BYTE}, "euc_tw": _euc_tw_info()}
+_INFOS = {
+    **{name: _charmap_info(name) for name in SINGLE_BYTE},
+    "euc_tw": _codec_info("euc_tw", euc_tw_encode, euc_tw_decode),
+}
 
 
 def _search(name: str) -> codecs.CodecInfo | None:
