@@ -24,7 +24,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from mojifix import _native
 from mojifix.detect import ambiguity, ascii, binary, bom, escape, priors, structure, utf7, validity
@@ -34,9 +33,6 @@ from mojifix.detect.result import Candidate, Detection, Evidence
 from mojifix.detect.scoring import TOP_LANGUAGES_SHORT, LanguageScore, Scorer, get_scorer, top_languages
 from mojifix.detect.utf8 import Utf8Validator
 from mojifix.errors import UnknownEncodingError
-
-if TYPE_CHECKING:
-    import numpy as np
 
 __all__ = ["Detector", "detect"]
 
@@ -374,9 +370,10 @@ class Detector:
             s.first_block = None
             _feed_validators(validators, block, offset, is_ascii_block)
         if not is_ascii_block and s.sample_size < SAMPLE_BYTES:
+            # (histograms are never changed in place: the first sample block's counts are shared)
+            s.sample_hist = _sum_counts(s.sample_hist, counts) if s.sample else counts
             s.sample.append((offset, block))
             s.sample_size += len(block)
-            s.sample_hist = _sum_counts(s.sample_hist, counts)
 
     def close(self) -> Detection:
         """Finish the input and return the detection."""

@@ -11,6 +11,10 @@ with ``table.take(idx)`` (indexing by an array of uint16 gids or int32 flat indi
 path about three times slower at these sizes; the values are the same) and calls array methods
 (``a.nonzero()``, ``a.repeat()``, ``a.searchsorted()``) rather than the ``np.`` functions that wrap
 them in a Python-level dispatch.
+
+That is the NumPy reference. The compiled kernel (``mojifix.detect._scoring``) computes the same integers
+from the same tables, handed to it as buffers (the model's typed views, :mod:`mojifix.detect.model`):
+NumPy is imported only by the reference functions, so a process on the compiled path never loads it.
 """
 
 from __future__ import annotations
@@ -115,9 +119,10 @@ class ReferenceArrays:
     bigram_q: np.ndarray  # uint8 [L x 256 x 256]: the bigram and refinement tables as stored, flat
     ext_q: np.ndarray  # uint8 [L x G]
     sb_gids: np.ndarray  # uint16 [pages, 256]: each single-byte page's reading of each byte, as gids
-    sb_pair_lang: np.ndarray  # intp [pairs]: the (code page, language) pairs where the page can write
-    sb_pair_start: np.ndarray  # intp [pages]: the language, sorted by page then language
-    sb_pair_size: np.ndarray  # intp [pages]
+    # the (code page, language) pairs where the page can write the language, sorted by page then language
+    sb_pair_lang: np.ndarray  # intp [pairs]: each pair's language
+    sb_pair_start: np.ndarray  # intp [pages]: each page's first pair
+    sb_pair_size: np.ndarray  # intp [pages]: each page's number of pairs
     sb_high_logp: np.ndarray  # float32 [128, pairs]: log P of each page's high-half characters, by byte
     bound_cost: np.ndarray  # int64 [256, pages]: Scorer.upper_bounds' table
     all_langs: np.ndarray  # intp [L]: every language
