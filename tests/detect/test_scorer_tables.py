@@ -102,3 +102,23 @@ def test_round_trip_keeps_dtype_shape_and_alignment(tmp_path):
         view = M.as_array(back[name])
         assert view.dtype == array.dtype and np.array_equal(view, array)
         assert view.ctypes.data % array.dtype.itemsize == 0
+
+
+def test_views_are_byte_swapped_on_a_big_endian_machine(monkeypatch):
+    """The files are little-endian; a big-endian machine reads a swapped copy (simulated here: the swapped
+    bytes then read back natively, little-endian, as the byte-reversed number)."""
+    stored = np.array([1, 0x0203], "<u2").tobytes() + np.array([-2], "<i8").tobytes()
+    assert M._view(stored, "<u2", [2], 0).tolist() == [1, 0x0203]
+    monkeypatch.setattr(sys, "byteorder", "big")
+    assert M._view(stored, "<u2", [2], 0).tolist() == [0x0100, 0x0302]
+    assert M._view(stored, "<i8", [1], 4).tolist() == [
+        int.from_bytes((-2).to_bytes(8, "little", signed=True), "big", signed=True)
+    ]
+    assert M._view(b"\x05\x06", "|u1", [2], 0).tolist() == [5, 6]  # (single bytes: nothing to swap)
+
+
+def test_an_unknown_array_type_is_refused():
+    model = M.load_model()
+    raw = M._pack(M.TABLES_MAGIC, {"a": np.arange(3, dtype=np.float16)}, {})
+    with pytest.raises(DetectionError, match="cannot read"):
+        M.read_tables(raw, model)

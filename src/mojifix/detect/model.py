@@ -234,6 +234,11 @@ def _unpack(
     header = json.loads(payload[4 : 4 + head_len])
     # (inflated into a buffer of its final size: growing one from zlib's default 16 KB took twice as long)
     buffer = zlib.decompress(payload[4 + head_len :], bufsize=header["inflated"])
+    unknown = {dtype for _, dtype, _, _ in header["arrays"]} - _FORMATS.keys()
+    if unknown:
+        raise DetectionError(
+            f"{what} file holds arrays of a type this version cannot read; rebuild: {rebuild}"
+        )
     arrays = {name: _view(buffer, dtype, shape, offset) for name, dtype, shape, offset in header["arrays"]}
     return header, arrays
 
