@@ -51,9 +51,10 @@ PYTHON_CODEC = {
     "utf-16be": "utf-16-be",
     "utf-16le": "utf-16-le",
     "iso-8859-11": "iso8859_11",
-    # mojifix.extra_codecs's VISCII: its table is glibc's character map (the same text as `iconv -f VISCII`)
+    # mojifix.extra_codecs's VISCII and EUC-TW: their tables are glibc's character maps (the same text as
+    # `iconv -f VISCII` / `iconv -f EUC-TW`)
     "viscii": "viscii",
-    "euc-tw": None,
+    "euc-tw": "euc_tw",
 }
 
 
@@ -146,8 +147,8 @@ def run(dev: Path = DEV, catalogs: Path | None = None) -> dict:
                     counts["no_codec_truth_written"] += 1  # ASCII reads alike in any of these
                     status = "written, ASCII, no codec"
                 else:
-                    # also a file whose encoding no Python codec decodes (viscii, euc-tw) written with
-                    # non-ASCII bytes: whatever encoding was used, it was not the file's own
+                    # also a file whose encoding no decoder knows written with non-ASCII bytes:
+                    # whatever encoding was used, it was not the file's own
                     counts["silently_wrong"] += 1
                     status = "SILENTLY WRONG"
             counts[rec.outcome] = counts.get(rec.outcome, 0) + 1

@@ -56,6 +56,8 @@ CHECKED: dict[str, tuple[str, tuple[str, ...]]] = {
     # (in the registry already: IBM's Arabic page of shaped text, measured for the presentation-form fold)
     "cp864": ("cp864", ("ar",)),
     "hp_roman8": ("windows-1252", ("fr", "de", "es", "pt")),
+    # mojifix.extra_codecs's EUC-TW (CNS 11643; session 15)
+    "euc_tw": ("Big5", ("zh_TW", "zh_HK")),
     "utf_7": ("UTF-8", ("de", "ru", "ja", "he")),
     # with a byte order mark (CPython's "utf-8-sig", "utf-16", "utf-32" write one)
     "utf_8_sig": ("UTF-8", ("de", "ja")),

@@ -6,9 +6,9 @@ The set is ``../shared/data/detect-dev/uchardet/<language>/<encoding>.<ext>`` (u
 Wikipedia prose, 120 files). It is a DEVELOPMENT set: look at it, calibrate on it, never train on it
 and never fit a constant file by file to it; the acceptance figures come from the held-out test set
 (``benchmarks/detect_test.py``). Metric: :mod:`detect_eval` (decoding with the answer gives the true
-text under Python's codec or the WHATWG decoder). Files whose encoding no Python codec decodes
-(``euc-tw``; VISCII since mojifix.extra_codecs has it) are listed apart: there the question is only whether
-confidence is honest.
+text under Python's codec or the WHATWG decoder; mojifix.extra_codecs supplies VISCII and EUC-TW, which
+CPython lacks). A file whose encoding no decoder knows would be listed apart: there the question is only
+whether confidence is honest.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ if str(ROOT / "src") not in sys.path:
 _FAMILY_CODECS: dict[str, tuple[str, ...]] = {
     "japanese": ("shift_jis", "cp932", "euc_jp", "iso2022_jp", "shift_jis_2004", "euc_jis_2004"),
     "chinese-simpl": ("gb2312", "gbk", "gb18030", "hz"),
-    "chinese-trad": ("big5", "big5hkscs", "cp950"),
+    "chinese-trad": ("big5", "big5hkscs", "cp950", "euc_tw"),
     "korean": ("euc_kr", "cp949", "johab", "iso2022_kr"),
     "latin-western": ("iso8859-1", "latin-1", "iso8859-15", "cp1252"),
     "latin-central": ("iso8859-2", "iso8859-16", "cp1250"),

@@ -1,11 +1,20 @@
-"""Generate ``src/mojifix/_extra_codec_tables.py``: decoding tables of code pages CPython lacks.
+"""Generate the decoding tables of the encodings CPython lacks: ``src/mojifix/_extra_codec_tables.py``
+(single-byte) and ``src/mojifix/_euc_tw.bin`` (EUC-TW).
 
 Usage: python tools/gen_extra_codecs.py [--check]
 
-VISCII (RFC 1456, the Vietnamese 8-bit standard of 1992) is read from the character map of Debian's
-``locales`` package (``/usr/share/i18n/charmaps/VISCII.gz``, glibc's table; LGPL-2.1+ data, facts of
-the standard). Each table is 256 characters, byte value -> character. ``--check`` exits 1 when the
-packaged module differs from what the installed character maps give (and 2 when they are missing).
+Both are read from the character maps of Debian's ``locales`` package (``/usr/share/i18n/charmaps``,
+glibc's tables; LGPL-2.1+ data, facts of the standards):
+
+- VISCII (RFC 1456, the Vietnamese 8-bit standard of 1992): 256 characters, byte value -> character.
+- EUC-TW (the EUC form of CNS 11643, Taiwan's national character set): a character is one ASCII byte,
+  two bytes 0xA1-0xFE (plane 1), or 0x8E, a plane byte 0xA1 + p - 1 and two bytes 0xA1-0xFE (plane p;
+  glibc has planes 1-7 and 15). The file holds 94 x 94 characters per plane, planes in :data:`EUC_TW_PLANES`
+  order, U+0000 where a position has no character, as zlib-compressed UTF-32-LE. The charmap lists
+  plane 1 twice (two-byte and 0x8E 0xA1 forms); the generator checks that both give the same characters.
+
+``--check`` exits 1 when a packaged table differs from what the installed character maps give (and 2
+when they are missing).
 """
 
 from __future__ import annotations
@@ -14,14 +23,21 @@ import argparse
 import gzip
 import re
 import sys
+import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "src" / "mojifix" / "_extra_codec_tables.py"
+EUC_TW_OUTPUT = ROOT / "src" / "mojifix" / "_euc_tw.bin"
 CHARMAPS = Path("/usr/share/i18n/charmaps")
 #: codec name -> glibc character map file
 SOURCES = {"viscii": "VISCII.gz"}
 _LINE = re.compile(r"<U([0-9A-Fa-f]{4,6})>\s+/x([0-9a-fA-F]{2})\s")
+#: EUC-TW's character map, and the CNS 11643 planes it has, in the order the table file stores them
+#: (mojifix.extra_codecs reads the same order)
+EUC_TW_CHARMAP = "EUC-TW.gz"
+EUC_TW_PLANES = (1, 2, 3, 4, 5, 6, 7, 15)
+_MULTI_LINE = re.compile(r"<U([0-9A-Fa-f]{4,8})>\s+((?:/x[0-9a-fA-F]{2}){1,4})\s")
 
 
 def read_charmap(path: Path) -> str:
@@ -36,6 +52,43 @@ def read_charmap(path: Path) -> str:
     if missing:
         raise SystemExit(f"{path}: bytes without a character: {missing[:8]}")
     return "".join(table[b] for b in range(256))
+
+
+def read_euc_tw(path: Path) -> str:
+    """EUC-TW's planes as one string: 94 x 94 characters per plane of :data:`EUC_TW_PLANES`, U+0000 where
+    a position has no character."""
+    size = 94 * 94
+    planes = {p: ["\0"] * size for p in EUC_TW_PLANES}
+    with gzip.open(path, "rt", encoding="ascii", errors="strict") as fh:
+        for line in fh:
+            m = _MULTI_LINE.match(line)
+            if m is None:
+                continue
+            seq = bytes(int(x, 16) for x in m.group(2).split("/x")[1:])
+            char = chr(int(m.group(1), 16))
+            if len(seq) == 1:
+                if seq[0] != ord(char):
+                    raise SystemExit(f"{path}: byte {seq[0]:#x} is not ASCII {char!r}")
+                continue
+            if len(seq) == 2:
+                plane, row, cell = 1, seq[0], seq[1]
+            elif len(seq) == 4 and seq[0] == 0x8E:
+                plane, row, cell = seq[1] - 0xA0, seq[2], seq[3]
+            else:
+                raise SystemExit(f"{path}: unexpected sequence {seq.hex()}")
+            if plane not in planes or not (0xA1 <= row <= 0xFE and 0xA1 <= cell <= 0xFE):
+                raise SystemExit(f"{path}: sequence {seq.hex()} outside the planes {EUC_TW_PLANES}")
+            at = (row - 0xA1) * 94 + cell - 0xA1
+            known = planes[plane][at]
+            if known not in ("\0", char):  # plane 1's two forms must agree
+                raise SystemExit(f"{path}: {seq.hex()} is {char!r} and {known!r}")
+            planes[plane][at] = char
+    return "".join("".join(planes[p]) for p in EUC_TW_PLANES)
+
+
+def render_euc_tw() -> bytes:
+    """The packaged EUC-TW table file's bytes (zlib level 9)."""
+    return zlib.compress(read_euc_tw(CHARMAPS / EUC_TW_CHARMAP).encode("utf-32-le"), 9)
 
 
 def render() -> str:
@@ -60,22 +113,31 @@ def render() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _content(path: Path, data: bytes) -> bytes:
+    return zlib.decompress(data) if path.suffix == ".bin" else data
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write (or with ``--check`` compare) the tables module."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if the packaged module is stale")
     args = parser.parse_args(argv)
-    if not all((CHARMAPS / f).is_file() for f in SOURCES.values()):
+    if not all((CHARMAPS / f).is_file() for f in (*SOURCES.values(), EUC_TW_CHARMAP)):
         print(f"{CHARMAPS}: character maps missing (apt-get install locales)", file=sys.stderr)
         return 2
-    text = render()
+    outputs = ((OUTPUT, render().encode("utf-8")), (EUC_TW_OUTPUT, render_euc_tw()))
     if args.check:
-        same = OUTPUT.is_file() and OUTPUT.read_text("utf-8") == text
-        state = "up to date" if same else "STALE (run tools/gen_extra_codecs.py)"
-        print(f"{OUTPUT.relative_to(ROOT)}: {state}")
-        return 0 if same else 1
-    OUTPUT.write_text(text, "utf-8")
-    print(f"wrote {OUTPUT.relative_to(ROOT)}")
+        stale = 0
+        for path, data in outputs:
+            # (the compressed file is compared by its content: another zlib may compress it differently)
+            same = path.is_file() and _content(path, path.read_bytes()) == _content(path, data)
+            stale += not same
+            state = "up to date" if same else "STALE (run tools/gen_extra_codecs.py)"
+            print(f"{path.relative_to(ROOT)}: {state}")
+        return 1 if stale else 0
+    for path, data in outputs:
+        path.write_bytes(data)
+        print(f"wrote {path.relative_to(ROOT)}")
     return 0
 
 

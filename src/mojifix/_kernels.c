@@ -2419,6 +2419,77 @@ py_cjk_steps_expand(PyObject *module, PyObject *args)
 }
 
 
+/* ---- convert's mixed-file probe G (reference: mojifix.convert.mixed._balance_ends_reference) ------------- */
+
+/* The unit ends where UTF-16 of the head's byte order most clearly gives way to the other: over the NUL
+ * bytes of data[start:] in order, a running balance (+1 for a NUL at an offset of the head's parity,
+ * -1 for the other parity); the NULs of the head's parity whose balance is within ``slack`` of its
+ * maximum, highest balance first (then in input order), the first ``count`` of them, each as the
+ * offset of the end of its code unit. Empty when there is no NUL or the maximum is not positive. */
+static PyObject *
+py_nul_balance_ends(PyObject *module, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t start, count;
+    int parity, slack;
+    if (!PyArg_ParseTuple(args, "y*npin", &view, &start, &parity, &slack, &count)) {
+        return NULL;
+    }
+    PyObject *out = NULL;
+    Py_ssize_t *kept = NULL, *filled = NULL;
+    if (start < 0 || start > view.len || slack < 0 || slack > 64 || count < 0 || count > 4096) {
+        PyErr_SetString(PyExc_ValueError, "nul_balance_ends: start, slack or count out of range");
+        goto done;
+    }
+    const uint8_t *data = view.buf, *end = data + view.len;
+    /* pass 1: the maximum balance over the NUL positions */
+    int64_t run = 0, best = INT64_MIN;
+    for (const uint8_t *p = data + start; (p = memchr(p, 0, (size_t)(end - p))) != NULL; p++) {
+        run += ((p - data - start) % 2 == parity) ? 1 : -1;
+        if (run > best) best = run;
+        if (p + 1 >= end) break;
+    }
+    out = PyList_New(0);
+    if (out == NULL || best <= 0 || count == 0) goto done;
+    /* pass 2: per balance level best, best - 1, ..., best - slack, its first ``count`` unit ends */
+    Py_ssize_t levels = (Py_ssize_t)slack + 1;
+    kept = PyMem_Calloc((size_t)(levels * count), sizeof *kept);
+    filled = PyMem_Calloc((size_t)levels, sizeof *filled);
+    if (kept == NULL || filled == NULL) {
+        Py_CLEAR(out);
+        PyErr_NoMemory();
+        goto done;
+    }
+    run = 0;
+    for (const uint8_t *p = data + start; (p = memchr(p, 0, (size_t)(end - p))) != NULL; p++) {
+        Py_ssize_t at = p - data - start;
+        int head = at % 2 == parity;
+        run += head ? 1 : -1;
+        Py_ssize_t level = (Py_ssize_t)(best - run);
+        if (head && level <= slack && filled[level] < count) {
+            kept[level * count + filled[level]++] = start + at + (parity ? 1 : 2);
+        }
+        if (p + 1 >= end) break;
+    }
+    for (Py_ssize_t level = 0, n = 0; level < levels && n < count; level++) {
+        for (Py_ssize_t i = 0; i < filled[level] && n < count; i++, n++) {
+            PyObject *value = PyLong_FromSsize_t(kept[level * count + i]);
+            if (value == NULL || PyList_Append(out, value) < 0) {
+                Py_XDECREF(value);
+                Py_CLEAR(out);
+                goto done;
+            }
+            Py_DECREF(value);
+        }
+    }
+done:
+    PyMem_Free(kept);
+    PyMem_Free(filled);
+    PyBuffer_Release(&view);
+    return out;
+}
+
+
 /* ---- module ---------------------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -2479,6 +2550,11 @@ static PyMethodDef methods[] = {
      "multi_byte_steps_meet(text, facts, count) -> int\n\n"
      "Bit k set when the alphabet of repair's k-th multi-byte step meets text, with facts a CharFacts over\n"
      "mojifix.repair._codecs.multi_byte_step_facts. Reference: StepAlphabet.meets of each of those steps."},
+    {"nul_balance_ends", py_nul_balance_ends, METH_VARARGS,
+     "nul_balance_ends(data, start, parity, slack, count) -> list[int]\n\n"
+     "Probe G's boundary candidates: the unit ends after the NULs of data[start:] at offsets of the head's\n"
+     "parity whose running NUL balance is within slack of its maximum, best first, at most count.\n"
+     "Reference: mojifix.convert.mixed._balance_ends_reference (the same list)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -164,7 +164,7 @@ def _probe_d_after_g(data: bytes, head: str) -> object:
     """Probe D on a UTF-16 head, after probe G has filled the file's score memo (as in find_split)."""
     token = mixed._MEMO.set({})
     try:
-        mixed._probe_endianness(data, 0, head, nuls=mixed._nul_offsets(data, 0))
+        mixed._probe_endianness(data, 0, head)
         return mixed._probe_tail_utf16(data, 0, head, detect)
     finally:
         mixed._MEMO.reset(token)

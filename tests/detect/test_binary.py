@@ -4,6 +4,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mojifix.detect import detect
 from mojifix.detect.binary import binary_evidence, signature
@@ -54,3 +56,31 @@ def test_control_share_threshold():
 def test_layout_controls_are_text():
     data = b"col1\tcol2\r\nval\x0cnext page\x1b[1mbold\x1b[0m\n" * 20
     assert detect(data).verdict == "ascii"
+
+
+#: C0 controls that are not layout, and DEL: what the control share counts (the formula's own words)
+_BINARY_CONTROLS = {b for b in range(0x20) if b not in (0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F, 0x1A, 0x1B)}
+_BINARY_CONTROLS.add(0x7F)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(codec=None, exclude_categories=()), min_size=1, max_size=60))
+def test_decoded_binary_evidence_counts_control_code_points(text):
+    """The share of control characters in decoded (UTF-16/32) text, counted one code point at a time:
+    ``decoded_binary_evidence`` counts them without a per-character loop (and without NumPy)."""
+    from mojifix.detect.binary import MAX_CONTROL_SHARE, decoded_binary_evidence
+
+    controls = sum(ord(ch) in _BINARY_CONTROLS for ch in text)
+    got = decoded_binary_evidence(text)
+    assert (got is not None) == (controls / len(text) > MAX_CONTROL_SHARE)
+    if got is not None:
+        assert got[0] == controls / len(text)
+        assert got[1].startswith(f"{controls:,} control characters")
+
+
+def test_decoded_binary_evidence_ignores_controls_beyond_ascii():
+    """U+0080-U+009F (C1) and characters whose low byte is a control (U+0101, U+4E01) are not C0 controls."""
+    from mojifix.detect.binary import decoded_binary_evidence
+
+    assert decoded_binary_evidence("\u0081\u0101\u4e01\U00010001" * 10) is None
+    assert decoded_binary_evidence("ab\x01c" * 10) is not None

@@ -19,7 +19,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _arrays(scorer: S.Scorer) -> dict[str, np.ndarray]:
-    return {k: v for k in dir(scorer) if isinstance(v := getattr(scorer, k), np.ndarray)}
+    """The scorer's tables and its reference arrays, by name."""
+    tables = {name: M.as_array(table) for name, table in scorer.tables.items()}
+    reference = {f.name: getattr(scorer.reference, f.name) for f in dataclasses.fields(scorer.reference)}
+    assert len(tables) > 10 and len(reference) > 10
+    return tables | {f"reference.{name}": array for name, array in reference.items()}
 
 
 def test_packaged_tables_are_not_stale():
@@ -49,8 +53,9 @@ def test_get_scorer_uses_the_stored_tables():
     model = M.load_model()
     tables = M.load_tables(model)
     assert tables is not None
-    assert np.array_equal(S.get_scorer().unigram_cost_t, tables["unigram_cost_t"])
-    assert not S.get_scorer().unigram_cost_t.flags.writeable  # a view of the file's buffer, not built here
+    used = S.get_scorer().tables["unigram_cost_t"]
+    assert np.array_equal(M.as_array(used), M.as_array(tables["unigram_cost_t"]))
+    assert isinstance(used, memoryview) and used.readonly  # a view of the file's buffer, not built here
 
 
 def test_tables_of_another_model_or_unicode_version_are_not_used(monkeypatch):
@@ -66,7 +71,7 @@ def test_tables_of_another_model_or_unicode_version_are_not_used(monkeypatch):
     assert M.read_tables(raw, model) is None
     S.get_scorer.cache_clear()
     try:  # the scorer then builds its own tables: writable arrays, the same values
-        assert S.get_scorer().unigram_cost_t.flags.writeable
+        assert M.as_array(S.get_scorer().tables["unigram_cost_t"]).flags.writeable
     finally:
         S.get_scorer.cache_clear()
 
@@ -94,5 +99,26 @@ def test_round_trip_keeps_dtype_shape_and_alignment(tmp_path):
     back = M.read_tables((tmp_path / "t.bin").read_bytes(), model)
     assert back is not None and back.keys() == arrays.keys()
     for name, array in arrays.items():
-        assert back[name].dtype == array.dtype and np.array_equal(back[name], array)
-        assert back[name].ctypes.data % array.dtype.itemsize == 0
+        view = M.as_array(back[name])
+        assert view.dtype == array.dtype and np.array_equal(view, array)
+        assert view.ctypes.data % array.dtype.itemsize == 0
+
+
+def test_views_are_byte_swapped_on_a_big_endian_machine(monkeypatch):
+    """The files are little-endian; a big-endian machine reads a swapped copy (simulated here: the swapped
+    bytes then read back natively, little-endian, as the byte-reversed number)."""
+    stored = np.array([1, 0x0203], "<u2").tobytes() + np.array([-2], "<i8").tobytes()
+    assert M._view(stored, "<u2", [2], 0).tolist() == [1, 0x0203]
+    monkeypatch.setattr(sys, "byteorder", "big")
+    assert M._view(stored, "<u2", [2], 0).tolist() == [0x0100, 0x0302]
+    assert M._view(stored, "<i8", [1], 4).tolist() == [
+        int.from_bytes((-2).to_bytes(8, "little", signed=True), "big", signed=True)
+    ]
+    assert M._view(b"\x05\x06", "|u1", [2], 0).tolist() == [5, 6]  # (single bytes: nothing to swap)
+
+
+def test_an_unknown_array_type_is_refused():
+    model = M.load_model()
+    raw = M._pack(M.TABLES_MAGIC, {"a": np.arange(3, dtype=np.float16)}, {})
+    with pytest.raises(DetectionError, match="cannot read"):
+        M.read_tables(raw, model)

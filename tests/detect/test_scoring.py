@@ -164,6 +164,6 @@ def test_language_is_ranked_on_letters_not_punctuation(monkeypatch):
     scorer = get_scorer()
     assert scorer.score(text, "windows-1252").language == "nl"
     # the old ranking (every character counted) for contrast: proves the text exercises the change
-    monkeypatch.setattr(scorer, "is_letter_gid", np.ones_like(scorer.is_letter_gid))
+    monkeypatch.setattr(scorer.reference, "is_letter_gid", np.ones_like(scorer.reference.is_letter_gid))
     monkeypatch.setattr(scorer, "kernel", None)  # (the reference reads the patched table, the kernel its own)
     assert scorer.score(text, "windows-1252").language != "nl"

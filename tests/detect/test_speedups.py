@@ -142,8 +142,8 @@ def test_histogram_scores_match_a_dense_computation():
     for name, score, script in zip(names, scores.tolist(), scripts.tolist(), strict=True):
         info = next(i for i in REGISTRY if i.name == name)
         gids = scorer.model.lut[[ord(c) for c in info.table()]]
-        per_lang = (scorer.unigram_full[:, gids] * hist.astype(np.float32)).sum(axis=1)
-        allowed = scorer.enc_langs.get(name, scorer.all_langs)
+        per_lang = (scorer.reference.unigram_full[:, gids] * hist.astype(np.float32)).sum(axis=1)
+        allowed = np.array(scorer.enc_langs.get(name, scorer.reference.all_langs))
         best = allowed[int(np.argmax(per_lang[allowed]))]
         assert score == pytest.approx(float(per_lang[best]), abs=1e-2)
         assert script == scorer.primary_script[best]
@@ -242,7 +242,7 @@ def test_code_page_rows_are_the_registry_rows():
     scorer = get_scorer()
     names = [info.name for info in REGISTRY if info.kind == "single"][::3]
     rows = scorer.code_page_rows(names)
-    assert rows.tolist() == [scorer.sb_row[n] for n in names]
+    assert list(rows) == [scorer.sb_row[n] for n in names]
     assert scorer.code_page_rows(list(names)) is rows
 
 
@@ -347,11 +347,12 @@ def test_short_sample_pieces_match_the_array_path(parts):
 def _penalty_counts(scorer, text):
     """(case flips, script switches, in-word marks) of ``text``, counted character by character."""
     cps = [ord(c) if ord(c) <= 0xFFFF else scoring._NON_BMP_STANDIN for c in text]
-    script = [int(scorer.switch_script[scorer.model.lut[c]]) for c in cps]
-    flips = sum(bool(scorer.is_lower[a] and scorer.is_upper[b]) for a, b in itertools.pairwise(cps))
+    r = scorer.reference
+    script = [int(r.switch_script[r.lut[c]]) for c in cps]
+    flips = sum(bool(r.is_lower[a] and r.is_upper[b]) for a, b in itertools.pairwise(cps))
     switches = sum(a >= 0 and b >= 0 and a != b for a, b in itertools.pairwise(script))
     marks = sum(
-        bool(script[i - 1] >= 0 and scorer.in_word_mark[cps[i]] and script[i + 1] >= 0)
+        bool(script[i - 1] >= 0 and r.in_word_mark[cps[i]] and script[i + 1] >= 0)
         for i in range(1, len(cps) - 1)
     )
     return flips, switches, marks
@@ -409,7 +410,9 @@ def test_binary_evidence_on_a_list_is_the_array_formula(counts, ebcdic):
 
     total = max(sum(counts), 1)
     as_array = np.array(counts, np.int64)
-    controls = int(as_array[binary._CONTROL_MASK].sum()) - (counts[0x7F] if ebcdic else 0)
+    mask = np.zeros(256, bool)
+    mask[list(binary._CONTROLS)] = True
+    controls = int(as_array[mask].sum()) - (counts[0x7F] if ebcdic else 0)
     share = controls / total
     expected = binary.binary_evidence(as_array, total, ebcdic_like=ebcdic)
     assert binary.binary_evidence(counts, total, ebcdic_like=ebcdic) == expected

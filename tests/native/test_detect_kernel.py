@@ -242,7 +242,8 @@ def test_kernel_refuses_tables_that_do_not_fit(detect_kernel: ModuleType, scorer
     with pytest.raises(ValueError, match="do not fit"):
         detect_kernel.Tables(**{**arguments, "ext_q": scorer.model.ext_q[:, :-1].copy()})
     with pytest.raises(ValueError, match="dimensions"):
-        detect_kernel.Tables(**{**arguments, "unigram_cost_t": scorer.unigram_cost_t.astype("int32")})
+        wide = scorer.reference.unigram_cost_t.astype("int32")
+        detect_kernel.Tables(**{**arguments, "unigram_cost_t": wide})
 
 
 def test_bad_arguments_are_refused(scorer: Scorer) -> None:

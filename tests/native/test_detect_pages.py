@@ -107,9 +107,9 @@ def test_bounds_equal_the_reference(scorer: Scorer) -> None:
 def test_tables_that_do_not_fit_are_refused(detect_kernel: ModuleType, scorer: Scorer) -> None:
     arguments = scoring.pages_arguments(scorer)
     with pytest.raises(ValueError, match="do not fit"):
-        detect_kernel.CodePages(**{**arguments, "pair_start": arguments["pair_start"][:-1].copy()})
+        detect_kernel.CodePages(**{**arguments, "pair_start": arguments["pair_start"][:-1]})
     with pytest.raises(ValueError, match="dimensions"):
-        detect_kernel.CodePages(**{**arguments, "gids": arguments["gids"].astype(np.int32)})
+        detect_kernel.CodePages(**{**arguments, "gids": np.asarray(arguments["gids"]).astype(np.int32)})
     rows = scorer.code_page_rows(SINGLES)
     with pytest.raises(ValueError, match="histogram"):
         scorer.pages.shortlist(np.zeros(255, np.int64), rows, 15.0, 5)

@@ -36,8 +36,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from itertools import zip_longest
 
-import numpy as np
-
+from mojifix import _native
 from mojifix.convert.codec import decode_strict, same_decoder, try_decode
 from mojifix.convert.records import Split
 from mojifix.detect import score_text
@@ -794,10 +793,34 @@ def _other_order(utf16: str) -> str:
     return "UTF-16BE" if utf16 == "UTF-16LE" else "UTF-16LE"
 
 
-def _nul_offsets(data: bytes, start: int) -> np.ndarray:
-    """Offsets (from ``start``) of the NUL bytes of ``data[start:]``: what probe G reads, once per file
-    for both byte orders."""
-    return np.flatnonzero(np.frombuffer(data, dtype=np.uint8)[start:] == 0)
+def _balance_ends(data: bytes, start: int, head_parity: int) -> list[int]:
+    """Probe G's boundary candidates by NUL balance (:func:`_balance_ends_reference`): by the compiled
+    ``nul_balance_ends`` when it is active (the same list, without NumPy)."""
+    compiled = getattr(_native.kernels(), "nul_balance_ends", None)
+    if compiled is None:
+        return _balance_ends_reference(data, start, head_parity)
+    return compiled(data, start, head_parity, ENDIAN_SLACK, ENDIAN_CANDIDATES)
+
+
+def _balance_ends_reference(data: bytes, start: int, head_parity: int) -> list[int]:
+    """The unit ends after the NUL bytes of ``data[start:]`` (offsets from ``start`` of ``head_parity``)
+    where the running balance of head-parity NULs minus other-parity NULs is within
+    :data:`ENDIAN_SLACK` of its maximum, best balance first (then in input order), at most
+    :data:`ENDIAN_CANDIDATES`; empty when there is no NUL or the maximum is not positive."""
+    import numpy as np
+
+    nuls = np.flatnonzero(np.frombuffer(data, dtype=np.uint8)[start:] == 0)
+    if nuls.size == 0:
+        return []
+    run = np.cumsum(np.where(nuls % 2 == head_parity, 1, -1))
+    best = int(run.max())
+    if best <= 0:
+        return []
+    near = [int(k) for k in np.flatnonzero(run >= best - ENDIAN_SLACK) if nuls[k] % 2 == head_parity]
+    return [
+        start + int(nuls[k]) + (1 if head_parity else 2)
+        for k in sorted(near, key=lambda k: (-int(run[k]), k))[:ENDIAN_CANDIDATES]
+    ]
 
 
 def _no_nul_at_parity(data: bytes, start: int, parity: int) -> bool:
@@ -810,14 +833,11 @@ def _no_nul_at_parity(data: bytes, start: int, parity: int) -> bool:
     return b"\x00" not in data[start + parity :: 2]
 
 
-def _probe_endianness(
-    data: bytes, start: int, head: str, *, head_must_read: bool = False, nuls: np.ndarray | None = None
-) -> Split | None:
+def _probe_endianness(data: bytes, start: int, head: str, *, head_must_read: bool = False) -> Split | None:
     """Probe G: UTF-16 text followed by UTF-16 text of the other byte order.
 
     ``head_must_read``: ``head`` is not the whole-file decision (the majority's byte order is the
     tail's), so the head part must also read clearly better in ``head`` than in the other order.
-    ``nuls``: :func:`_nul_offsets` of ``data`` and ``start``, when the caller has them.
 
     NUL bytes of ASCII units sit at odd offsets in UTF-16LE and at even offsets in UTF-16BE. The
     boundary is a unit end that best separates head-parity NULs (before) from other-parity NULs
@@ -832,19 +852,9 @@ def _probe_endianness(
     head_parity = 1 if head == "UTF-16LE" else 0
     if _no_nul_at_parity(data, start, head_parity):
         return None
-    if nuls is None:
-        nuls = _nul_offsets(data, start)
-    if nuls.size == 0:
+    by_balance = _balance_ends(data, start, head_parity)
+    if not by_balance:
         return None
-    run = np.cumsum(np.where(nuls % 2 == head_parity, 1, -1))
-    best = int(run.max())
-    if best <= 0:
-        return None
-    near = [int(k) for k in np.flatnonzero(run >= best - ENDIAN_SLACK) if nuls[k] % 2 == head_parity]
-    by_balance = [
-        start + int(nuls[k]) + (1 if head_parity else 2)
-        for k in sorted(near, key=lambda k: (-int(run[k]), k))[:ENDIAN_CANDIDATES]
-    ]
     # ...and the ends of the head's last line-feed units (a tail appended to a file starts a line)
     newline = "\n".encode(head.lower())
     line_ends: list[int] = []
@@ -945,9 +955,8 @@ def split_binary(data: bytes, detect: DetectFn) -> Split | None:
         split = _probe_nul(data, 0, detect)
         if split is not None:
             return split
-        nuls = _nul_offsets(data, 0)
         for head in _UTF16:
-            split = _probe_endianness(data, 0, head, nuls=nuls)
+            split = _probe_endianness(data, 0, head)
             if split is not None and 0 < split.boundary < len(data):
                 return split
         return None
@@ -988,13 +997,10 @@ def _find_split(data: bytes, start: int, head: str, fail: int | None, detect: De
     if b"\x00" in data:
         probes.append(lambda: _probe_nul(data, start, detect))
         if head in _UTF16:
-            nuls = _nul_offsets(data, start)
-            probes.append(lambda: _probe_endianness(data, start, head, nuls=nuls))
+            probes.append(lambda: _probe_endianness(data, start, head))
             # the whole-file byte order is the majority's: a short head in the other order before a
             # longer tail in this one (BE notes + a longer LE tail) splits with the other order first
-            probes.append(
-                lambda: _probe_endianness(data, start, _other_order(head), head_must_read=True, nuls=nuls)
-            )
+            probes.append(lambda: _probe_endianness(data, start, _other_order(head), head_must_read=True))
     span = _utf8_bad_span(data[start:])  # shared by probes A and B
     if head == "UTF-8":
         probes.append(lambda: _probe_utf8_head(data, start, head, detect, span))

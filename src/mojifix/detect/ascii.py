@@ -7,13 +7,13 @@ later edit would most likely use).
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Sequence
 
 __all__ = ["ASCII_CANDIDATE", "is_ascii"]
 
 ASCII_CANDIDATE = "UTF-8"
 
 
-def is_ascii(hist: np.ndarray) -> bool:
+def is_ascii(hist: Sequence[int]) -> bool:
     """True when the byte histogram has no byte >= 0x80."""
-    return not hist[128:].any()
+    return not any(hist[128:])

@@ -11,8 +11,6 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 
-import numpy as np
-
 __all__ = ["binary_evidence", "signature"]
 
 #: well-known signatures of binary formats (first bytes of the file)
@@ -44,10 +42,12 @@ _ANY_SIGNATURE = tuple(magic for magic, _ in SIGNATURES)
 #: bytes allowed in text although they are C0 controls: TAB LF VT FF CR, SO SI (ISO-2022-KR),
 #: SUB (DOS end of file), ESC (ISO-2022 escape sequences, ANSI colours).
 _TEXT_CONTROLS = frozenset({0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F, 0x1A, 0x1B})
-_CONTROL_MASK = np.array([b < 0x20 and b not in _TEXT_CONTROLS for b in range(256)], bool)
-_CONTROL_MASK[0x7F] = True
+#: the other C0 controls and DEL: the byte values (and code points) that do not occur in text
+_CONTROLS = bytes(b for b in (*range(0x20), 0x7F) if b not in _TEXT_CONTROLS)
 #: the counts of the same byte values, read from a histogram (list or array) in one call
-_control_counts = operator.itemgetter(*(int(b) for b in np.flatnonzero(_CONTROL_MASK)))
+_control_counts = operator.itemgetter(*_CONTROLS)
+#: ``bytes.translate`` table deleting everything but those controls (what is left is counted)
+_NOT_CONTROLS = bytes(b for b in range(256) if b not in _CONTROLS)
 
 #: share of control bytes (other than the layout controls above) beyond which input is binary.
 #: Real text files have essentially none; random bytes have ~11%; 1% leaves room for a stray form feed,
@@ -65,17 +65,14 @@ def signature(head: bytes) -> str | None:
         return None
     for magic, name in SIGNATURES:
         if head.startswith(magic):
-            if magic[:1].isalpha() or magic.startswith(b"%"):
-                window = np.frombuffer(head[:1024], np.uint8)
-                if not _CONTROL_MASK[window].any():
-                    continue
+            plausible_text = magic[:1].isalpha() or magic.startswith(b"%")
+            if plausible_text and not head[:1024].translate(None, _NOT_CONTROLS):
+                continue
             return name
     return None
 
 
-def binary_evidence(
-    hist: Sequence[int] | np.ndarray, total: int, ebcdic_like: bool = False
-) -> tuple[float, str] | None:
+def binary_evidence(hist: Sequence[int], total: int, ebcdic_like: bool = False) -> tuple[float, str] | None:
     """(share, description) when the byte histogram (256 counts: a list, or an array) says binary, else None.
 
     ``ebcdic_like``: 0x7F is the quotation mark in EBCDIC, not DEL.
@@ -94,10 +91,10 @@ def decoded_binary_evidence(text: str) -> tuple[float, str] | None:
     """The same test on decoded text (for UTF-16/32, whose bytes are not characters)."""
     if not text:
         return None
-    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
-    small = codes[codes < 0x80].astype(np.uint8)
-    controls = int(_CONTROL_MASK[small].sum())
-    share = controls / len(codes)
+    # (one byte per character: those below U+0080 as themselves, the others as bytes 0x80-0xFF or "?",
+    # none of them a control)
+    controls = len(text.encode("latin-1", "replace").translate(None, _NOT_CONTROLS))
+    share = controls / len(text)
     if share > MAX_CONTROL_SHARE:
-        return share, f"{controls:,} control characters ({share:.1%}) in the first {len(codes):,} characters"
+        return share, f"{controls:,} control characters ({share:.1%}) in the first {len(text):,} characters"
     return None

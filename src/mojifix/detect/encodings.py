@@ -184,8 +184,10 @@ REGISTRY: tuple[EncodingInfo, ...] = (
     # text no earlier entry decodes to the same characters
     _f("hp_roman8"),
     _f("cp1006"),
-    # Vietnamese VISCII (RFC 1456), a codec of mojifix's own (mojifix.extra_codecs): CPython has none
-    *(_f(name) for name in extra_codecs.NAMES),
+    # Vietnamese VISCII (RFC 1456) and Taiwan's EUC-TW (CNS 11643), codecs of mojifix's own
+    # (mojifix.extra_codecs): CPython has none
+    *(_f(name) for name in extra_codecs.SINGLE_BYTE),
+    *(_f(name, "multi") for name in extra_codecs.MULTI_BYTE),
     # UTF-7 (RFC 2152): never a statistical candidate; read only by its own strict stage (detect/utf7.py)
     _f("utf_7", "escape"),
 )
@@ -237,14 +239,15 @@ SERVES: dict[str, tuple[str, ...]] = {
     "cp273": ("de",),
     "GBK": ("zh", "zh_Hant"),
     "hz": ("zh",),
-    "Big5": ("zh_Hant",),
+    **dict.fromkeys(("Big5", "euc_tw"), ("zh_Hant",)),
     **dict.fromkeys(("Shift_JIS", "EUC-JP", "ISO-2022-JP"), ("ja",)),
     **dict.fromkeys(("EUC-KR", "johab", "iso2022_kr"), ("ko",)),
 }
 
 #: encodings added to the registry after the model was trained that write what another one writes:
-#: their languages are that one's (cp1140 is cp037 with the euro sign at 0x9F)
-SAME_LANGUAGES_AS: dict[str, str] = {"cp1140": "cp037"}
+#: their languages are that one's (cp1140 is cp037 with the euro sign at 0x9F; CNS 11643, which EUC-TW
+#: encodes, has every character of Big5: both were made for Traditional Chinese in Taiwan)
+SAME_LANGUAGES_AS: dict[str, str] = {"cp1140": "cp037", "euc_tw": "Big5"}
 
 _BY_NAME = {info.name: info for info in REGISTRY}
 

@@ -6,9 +6,11 @@ File layout (``data/model.bin``)::
     payload = header length (4 bytes, little-endian) | header (JSON) | zlib(arrays)
 
 The header holds the metadata (``meta``) and each array's name, dtype, shape and offset in the
-inflated buffer (8-byte aligned); loading is one read, one hash, one inflate, and a read-only NumPy view
-per array (no archive format, no pickles, no copies). A file whose magic or hash does not match is
-refused with an error that says how to rebuild it (``tools/train_detect.py``).
+inflated buffer (8-byte aligned); loading is one read, one hash, one inflate, and a read-only typed
+``memoryview`` per array (no archive format, no pickles, no copies, no NumPy: the compiled scorer reads
+the views as buffers; the NumPy reference and the tools ask for arrays, :func:`as_array`). A file whose
+magic or hash does not match is refused with an error that says how to rebuild it
+(``tools/train_detect.py``).
 
 What the model holds (built by ``tools/train_detect.py``, see docs/detection.md):
 
@@ -42,19 +44,33 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import struct
+import sys
 import unicodedata
 import zlib
+from array import array
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from mojifix.errors import DetectionError
 
-__all__ = ["Model", "load_model", "load_tables", "read_model", "read_tables", "write_model", "write_tables"]
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = [
+    "Model",
+    "as_array",
+    "load_model",
+    "load_tables",
+    "read_model",
+    "read_tables",
+    "write_model",
+    "write_tables",
+]
 
 MAGIC = b"MJFXDET2"
 TABLES_MAGIC = b"MJFXSCR1"
@@ -81,41 +97,118 @@ N_LOCAL = 256
 
 @dataclass(frozen=True, slots=True)
 class Model:
-    """The loaded model: the stored (quantised) tables, and the small ones dequantised to float32.
+    """The loaded model: its tables as stored, as read-only typed views (what the compiled scorer reads,
+    without NumPy), and each as a NumPy array on request (what the reference scorer and the tools
+    compute with), the small ones dequantised to float32.
 
     The bigram table is kept only as stored (one byte per entry, what scoring reads); its float form
     (:attr:`bigram`, 17 MB) is made when asked for, which no detection does.
     """
 
-    lut: np.ndarray  # uint16[65536]
-    loc: np.ndarray  # uint8[L, G]
-    uni: np.ndarray  # float32[L, 256] log-probabilities (<= 0)
-    ext: np.ndarray  # float32[L, G] log-probabilities (<= 0)
-    gid_script: np.ndarray  # uint8[G]: script index (into SCRIPTS) of each gid, 255 for non-letters
+    #: name -> view: "lut" uint16[65536] (presentation forms folded, :func:`_fold_presentation_forms`),
+    #: "loc" uint8[L, G], "bigram" uint8[L, 256, 256], "uni" uint8[L, 256], "ext" uint8[L, G],
+    #: "gid_script" uint8[G] (script index into SCRIPTS of each gid, 255 for non-letters)
+    tables: Mapping[str, memoryview]
     languages: tuple[str, ...]
     meta: dict[str, Any]
-    bigram_q: np.ndarray  # uint8[L, 256, 256]: ``bigram`` as stored (-log P x QUANT), for compact lookups
-    ext_q: np.ndarray  # uint8[L, G]: ``ext`` as stored
     payload_sha256: str  # hex SHA-256 of the model file's payload (what the scorer's tables are bound to)
+
+    @property
+    def n_gids(self) -> int:
+        """The number of global ids (columns of ``loc``, ``ext``)."""
+        return self.tables["gid_script"].shape[0]
+
+    @property
+    def lut(self) -> np.ndarray:
+        """uint16[65536]: BMP code point -> gid."""
+        return as_array(self.tables["lut"])
+
+    @property
+    def loc(self) -> np.ndarray:
+        """uint8[L, G]: gid -> local id of each language."""
+        return as_array(self.tables["loc"])
+
+    @property
+    def gid_script(self) -> np.ndarray:
+        """uint8[G]: script index (into SCRIPTS) of each gid, 255 for non-letters."""
+        return as_array(self.tables["gid_script"])
+
+    @property
+    def bigram_q(self) -> np.ndarray:
+        """uint8[L, 256, 256]: ``bigram`` as stored (-log P x QUANT), for compact lookups."""
+        return as_array(self.tables["bigram"])
+
+    @property
+    def ext_q(self) -> np.ndarray:
+        """uint8[L, G]: ``ext`` as stored."""
+        return as_array(self.tables["ext"])
+
+    @property
+    def uni(self) -> np.ndarray:
+        """float32[L, 256] log-probabilities (<= 0): the stored unigram table dequantised."""
+        return _dequantised(self.tables["uni"])
+
+    @property
+    def ext(self) -> np.ndarray:
+        """float32[L, G] log-probabilities (<= 0): ``ext_q`` dequantised."""
+        return _dequantised(self.tables["ext"])
 
     @property
     def bigram(self) -> np.ndarray:
         """float32[L, 256, 256] log-probabilities (<= 0): ``bigram_q`` dequantised."""
-        return -(self.bigram_q.astype(np.float32) / QUANT)
+        return _dequantised(self.tables["bigram"])
 
     def language_index(self, code: str) -> int:
         return self.languages.index(code)
 
 
-def _pack(magic: bytes, arrays: dict[str, np.ndarray], header: dict[str, Any]) -> bytes:
+def as_array(table: memoryview | np.ndarray) -> np.ndarray:
+    """A stored table (a typed view, or an array :func:`~mojifix.detect.scoring.build_tables` made) as a
+    NumPy array over the same memory: the reference scorer's and the tools' form of it.
+
+    NumPy is imported here, on first use, not by importing this module: a process whose detections all
+    run on the compiled scorer never loads it (it costs a new process ~0.1 s)."""
+    import numpy as np
+
+    return np.asarray(table)
+
+
+def _dequantised(stored: memoryview) -> np.ndarray:
+    """A stored table of quantised costs as float32 log-probabilities (<= 0)."""
+    import numpy as np
+
+    return -(as_array(stored).astype(np.float32) / QUANT)
+
+
+#: NumPy dtype strings of the stored arrays -> their ``struct`` format (what a memoryview is cast to);
+#: the files are little-endian, as NumPy wrote them
+_FORMATS = {"|u1": "B", "|b1": "?", "<i2": "h", "<u2": "H", "<i4": "i", "<u4": "I", "<i8": "q", "<f4": "f"}
+
+
+def _view(buffer: bytes, dtype: str, shape: list[int], offset: int) -> memoryview:
+    """The read-only view of one stored array: ``shape`` items of ``dtype`` at ``offset`` of ``buffer``
+    (on a big-endian machine, a byte-swapped copy)."""
+    fmt = _FORMATS[dtype]
+    size = struct.calcsize(fmt) * math.prod(shape)
+    raw = memoryview(buffer)[offset : offset + size]
+    if sys.byteorder == "big" and dtype[0] == "<":
+        swapped = array(fmt, raw.tobytes())
+        swapped.byteswap()
+        raw = memoryview(swapped).cast("B").toreadonly()
+    return raw.cast(fmt, shape)
+
+
+def _pack(magic: bytes, arrays: Mapping[str, np.ndarray], header: dict[str, Any]) -> bytes:
     """``magic | SHA-256(payload) | payload``: the arrays inflated one after another (each 8-byte
     aligned), compressed, behind a JSON header that says where each one is."""
+    import numpy as np
+
     chunks: list[bytes] = []
     layout: list[list[Any]] = []
     offset = 0
-    for name, array in arrays.items():
-        data = np.ascontiguousarray(array).tobytes()
-        layout.append([name, array.dtype.str, list(array.shape), offset])
+    for name, table in arrays.items():
+        data = np.ascontiguousarray(table).tobytes()
+        layout.append([name, table.dtype.str, list(table.shape), offset])
         pad = -len(data) % 8
         chunks.append(data + bytes(pad))
         offset += len(data) + pad
@@ -127,9 +220,9 @@ def _pack(magic: bytes, arrays: dict[str, np.ndarray], header: dict[str, Any]) -
 
 def _unpack(
     raw: bytes, magic: bytes, what: str, rebuild: str
-) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+) -> tuple[dict[str, Any], dict[str, memoryview]]:
     """(header, arrays) of a file written by :func:`_pack`, after checking its marker and hash; the
-    arrays are read-only views of one inflated buffer."""
+    arrays are read-only typed views of one inflated buffer."""
     if raw[: len(magic)] != magic:
         raise DetectionError(f"{what} file has the wrong format marker; rebuild: {rebuild}")
     digest, payload = raw[len(magic) : len(magic) + 32], raw[len(magic) + 32 :]
@@ -141,12 +234,12 @@ def _unpack(
     header = json.loads(payload[4 : 4 + head_len])
     # (inflated into a buffer of its final size: growing one from zlib's default 16 KB took twice as long)
     buffer = zlib.decompress(payload[4 + head_len :], bufsize=header["inflated"])
-    arrays = {
-        name: np.frombuffer(buffer, np.dtype(dtype), int(np.prod(shape, dtype=np.int64)), offset).reshape(
-            shape
+    unknown = {dtype for _, dtype, _, _ in header["arrays"]} - _FORMATS.keys()
+    if unknown:
+        raise DetectionError(
+            f"{what} file holds arrays of a type this version cannot read; rebuild: {rebuild}"
         )
-        for name, dtype, shape, offset in header["arrays"]
-    }
+    arrays = {name: _view(buffer, dtype, shape, offset) for name, dtype, shape, offset in header["arrays"]}
     return header, arrays
 
 
@@ -158,20 +251,14 @@ def write_model(path: Path, arrays: dict[str, np.ndarray], meta: dict[str, Any])
 
 
 def read_model(raw: bytes) -> Model:
-    """Parse and verify model bytes (magic + SHA-256), dequantise the small tables."""
+    """Parse and verify model bytes (magic + SHA-256)."""
     header, arrays = _unpack(raw, MAGIC, "detector model", "tools/train_detect.py train")
     meta = header["meta"]
-    bigram_q, ext_q = arrays["bigram"], arrays["ext"]
+    arrays["lut"] = _fold_presentation_forms(arrays["lut"])
     return Model(
-        lut=_fold_presentation_forms(arrays["lut"]),
-        loc=arrays["loc"],
-        uni=-(arrays["uni"].astype(np.float32) / QUANT),
-        ext=-(ext_q.astype(np.float32) / QUANT),
-        gid_script=arrays["gid_script"],
+        tables=arrays,
         languages=tuple(meta["languages"]),
         meta=meta,
-        bigram_q=bigram_q,
-        ext_q=ext_q,
         payload_sha256=raw[len(MAGIC) : len(MAGIC) + 32].hex(),
     )
 
@@ -181,7 +268,7 @@ def read_model(raw: bytes) -> Model:
 _PRESENTATION_FORMS = (*range(0xFB50, 0xFE00), *range(0xFE70, 0xFF00))
 
 
-def _fold_presentation_forms(lut: np.ndarray) -> np.ndarray:
+def _fold_presentation_forms(lut: memoryview) -> memoryview:
     """``lut`` with each Arabic presentation form read as the letter it is a shape of (its NFKC form).
 
     Code pages of shaped text (IBM's cp1006 for Urdu, cp864 for Arabic) decode to presentation forms,
@@ -189,12 +276,12 @@ def _fold_presentation_forms(lut: np.ndarray) -> np.ndarray:
     was the Arabic script's "unseen letter" class, and no reading in them could read as Urdu or Arabic.
     Done at load (not stored by the trainer) because it follows from Unicode alone and leaves the
     trained tables as they are; ligatures of two letters (lam-alef) stay in the class."""
-    out = lut.copy()
+    out = array("H", lut.tobytes())
     for cp in _PRESENTATION_FORMS:
         base = unicodedata.normalize("NFKC", chr(cp)).strip()
         if len(base) == 1 and out[cp] < N_CLASSES:
             out[cp] = lut[ord(base)]
-    return out
+    return memoryview(out).toreadonly()
 
 
 #: the package's data directory: read as a plain path (the package is installed as files, never run
@@ -214,7 +301,7 @@ def load_model() -> Model:
     return read_model(model_bytes())
 
 
-def write_tables(path: Path, arrays: dict[str, np.ndarray], model: Model) -> None:
+def write_tables(path: Path, arrays: Mapping[str, np.ndarray], model: Model) -> None:
     """Write the scorer's derived tables for ``model``. Used only by tools/gen_detect_tables.py."""
     header = {
         "generated": f"GENERATED by {TABLES_GENERATOR}, DO NOT EDIT",
@@ -224,8 +311,8 @@ def write_tables(path: Path, arrays: dict[str, np.ndarray], model: Model) -> Non
     path.write_bytes(_pack(TABLES_MAGIC, arrays, header))
 
 
-def read_tables(raw: bytes, model: Model) -> dict[str, np.ndarray] | None:
-    """The scorer's tables from ``raw`` (read-only arrays over one inflated buffer), or None when they
+def read_tables(raw: bytes, model: Model) -> dict[str, memoryview] | None:
+    """The scorer's tables from ``raw`` (read-only typed views of one inflated buffer), or None when they
     were made for another model or another Unicode version than this Python's.
 
     Why None rather than an error: such tables are not wrong, only not ours; the scorer then computes
@@ -241,7 +328,7 @@ def tables_bytes() -> bytes | None:
     return path.read_bytes() if path.is_file() else None
 
 
-def load_tables(model: Model) -> dict[str, np.ndarray] | None:
+def load_tables(model: Model) -> dict[str, memoryview] | None:
     """The packaged scorer tables for ``model`` (:func:`read_tables`), or None when absent or not its."""
     raw = tables_bytes()
     return None if raw is None else read_tables(raw, model)

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import codecs
 import itertools
+import math
 import operator
 import re
+from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from types import MappingProxyType
-
-import numpy as np
 
 from mojifix import _native
 from mojifix.detect import ambiguity, ascii, binary, bom, escape, priors, structure, utf7, validity
@@ -254,9 +254,12 @@ _PYCODEC = {
 }
 
 
+#: a byte histogram as the detector keeps it: 256 int64 counts in an ``array("q")``, which Python reads
+#: as integers and the compiled kernels as a buffer (NumPy, which the compiled path never imports, reads
+#: it without a copy in the reference path)
+Histogram = array
 #: the histogram of no bytes (read-only: a state's histograms are new arrays once a block comes)
-_NO_BYTES = np.zeros(256, np.int64)
-_NO_BYTES.flags.writeable = False
+_NO_BYTES = memoryview(bytes(256 * 8)).cast("q")
 
 
 @dataclass(slots=True)
@@ -275,12 +278,12 @@ class _State:
     pending: bytearray = field(default_factory=bytearray)
     #: the byte histograms of the input and of the sample (:data:`_NO_BYTES` until a block comes: the
     #: first block's counts become ``hist``, and an input with no block never reads them)
-    hist: np.ndarray = field(default_factory=lambda: _NO_BYTES)
+    hist: Histogram | memoryview = field(default_factory=lambda: _NO_BYTES)
     zeros: structure.ZeroCounts = field(default_factory=lambda: structure.ZeroCounts([0, 0, 0, 0]))
     head: bytes = b""
     sample: list[tuple[int, bytes]] = field(default_factory=list)
     sample_size: int = 0
-    sample_hist: np.ndarray = field(default_factory=lambda: _NO_BYTES)
+    sample_hist: Histogram | memoryview = field(default_factory=lambda: _NO_BYTES)
     utf8: Utf8Validator = field(default_factory=Utf8Validator)
     #: the strict decoders of the streamed candidates (:func:`_validators`), made when first needed
     validators: dict[str, validity.StreamValidator] = field(default_factory=dict)
@@ -353,12 +356,11 @@ class Detector:
         if not s.head:
             s.head = block
         counts = _byte_counts(block)
-        s.hist = counts if offset == 0 else s.hist + counts
+        s.hist = counts if offset == 0 else _sum_counts(s.hist, counts)
         s.zeros.total += len(block)
         if s.hist[0]:
-            zero = np.frombuffer(block, np.uint8) == 0
             for i in range(4):
-                s.zeros.by_mod4[i] += int(np.count_nonzero(zero[i::4]))
+                s.zeros.by_mod4[i] += block[i::4].count(0)
         s.utf8.feed(block, offset)
         is_ascii_block = block.isascii()
         if offset == 0:
@@ -368,9 +370,10 @@ class Detector:
             s.first_block = None
             _feed_validators(validators, block, offset, is_ascii_block)
         if not is_ascii_block and s.sample_size < SAMPLE_BYTES:
+            # (histograms are never changed in place: the first sample block's counts are shared)
+            s.sample_hist = _sum_counts(s.sample_hist, counts) if s.sample else counts
             s.sample.append((offset, block))
             s.sample_size += len(block)
-            s.sample_hist = s.sample_hist + counts
 
     def close(self) -> Detection:
         """Finish the input and return the detection."""
@@ -451,15 +454,23 @@ def detect(
     return detector.feed(data).close()
 
 
-def _byte_counts(data: bytes) -> np.ndarray:
-    """The histogram of the byte values of ``data`` (int64 [256]): ``np.bincount``, or the compiled count
-    (the same integers, in a fraction of the time: bincount converts every byte to a 64-bit index first)."""
+def _byte_counts(data: bytes) -> Histogram:
+    """The histogram of the byte values of ``data``: by the compiled count, or ``np.bincount`` (the same
+    integers; bincount converts every byte to a 64-bit index first, and imports NumPy)."""
     add = _compiled("add_byte_counts")
     if add is None:
-        return np.bincount(np.frombuffer(data, np.uint8), minlength=256)
-    counts = np.zeros(256, np.int64)
+        import numpy as np
+
+        counted = np.bincount(np.frombuffer(data, np.uint8), minlength=256)
+        return array("q", counted.astype(np.int64).tobytes())
+    counts = array("q", bytes(256 * 8))
     add(data, counts)
     return counts
+
+
+def _sum_counts(a: Sequence[int], b: Sequence[int]) -> Histogram:
+    """The histogram of two inputs together, from theirs (256 additions: microseconds, once per block)."""
+    return array("q", map(operator.add, a, b))
 
 
 @cache
@@ -838,7 +849,7 @@ def _twin(s: _State, best: EncodingInfo, survivors: list[_Survivor]) -> str | No
         return None
     # single-byte pages read each byte alone: the readings of the head differ exactly where the pages
     # read one of its byte values differently, so the byte values present are compared, not the texts
-    present = bytes(np.flatnonzero(_byte_counts(s.head)).tolist())
+    present = bytes(value for value, count in enumerate(_byte_counts(s.head)) if count)
     mine = best.decode(present, "replace")
     unpaired = _unpaired_marks(best.decode(s.head, "replace")) if best.kind == "ebcdic" else 0
     for info in pages:
@@ -1017,6 +1028,8 @@ def _segments_reference(s: _State) -> tuple[bytes, bool]:
     ctx = SEGMENT_CONTEXT
     if len(runs) == 1 and len(runs[0]) <= SHORT_SAMPLE:
         return _segments_short(runs[0], last_end == s.total)
+    import numpy as np
+
     # pieces per run, as arrays (start, end), in input order; only the first few become Python values
     per_run: list[tuple[int, np.ndarray, np.ndarray]] = []
     for r, run in enumerate(runs):
@@ -1050,7 +1063,7 @@ def _segments_reference(s: _State) -> tuple[bytes, bool]:
     # (the byte values of all the spans at once: one join and one count, not a NumPy call per span)
     taken = np.frombuffer(b"".join(runs[r][a:b] for r, a, b in spans), np.uint8)
     covered = np.bincount(taken, minlength=256)[128:] > 0
-    missing = np.flatnonzero(~covered & (s.sample_hist[128:] > 0)) + 128
+    missing = np.flatnonzero(~covered & (np.asarray(s.sample_hist[128:]) > 0)) + 128
     extra: dict[tuple[int, int], tuple[int, int, int]] = {}  # (run, piece) -> span
     for value in missing.tolist():
         byte = bytes((value,))
@@ -1158,9 +1171,10 @@ def _rank(
         at_end = len(data) == s.total
         # ... plus the first occurrence of each byte value the start lacks (cp037 "[" vs cp500 "¢"
         # may first occur on page 10); EBCDIC is single-byte, so any cut is safe
-        missing = np.flatnonzero(s.hist.astype(bool) & ~_byte_counts(data).astype(bool))
+        start_counts = _byte_counts(data)
+        missing = [value for value, count in enumerate(s.hist) if count and not start_counts[value]]
         extra = []
-        for value in missing.tolist():
+        for value in missing:
             pos = s.head.find(bytes([value]))
             if pos >= 0:
                 extra.append(s.head[max(pos - SEGMENT_CONTEXT, 0) : pos + SEGMENT_CONTEXT + 1])
@@ -1408,7 +1422,7 @@ def _prune(
     if later:
         _score_heads(scorer, later, heads, keys, prior, totals)
         best = max(totals.values())
-    kept = [i for i in range(len(texts)) if totals.get(i, -np.inf) >= best - PRUNE_MARGIN]
+    kept = [i for i in range(len(texts)) if totals.get(i, -math.inf) >= best - PRUNE_MARGIN]
     final = [full[guesses.index(kept[0])]] if len(kept) == 1 and kept[0] in guesses else None
     return [texts[i] for i in kept], final
 
@@ -1526,7 +1540,7 @@ def _bound_first(
     there is no multi-byte one, the single-byte ones whose bound is within :data:`PRUNE_BOUND_EXCESS` per
     byte of the best (those the bound would not skip)."""
     single_idx = [i for i, info in enumerate(names) if info.kind in ("single", "ebcdic")]
-    bound = [np.inf] * len(names)
+    bound = [math.inf] * len(names)
     if single_idx:
         ubs = scorer.upper_bound_list([keys[i] for i in single_idx], _byte_counts(data))
         for i, ub in zip(single_idx, ubs, strict=True):
@@ -1566,12 +1580,8 @@ def _score_heads(
     return scores[len(unique) :]
 
 
-#: where the byte histogram's two halves start (ASCII, then the bytes 0x80-0xFF)
-_HALVES = np.array([0, 128], np.intp)
-
-
 def _shortlist(
-    scorer: Scorer, survivors: list[_Survivor], hist: np.ndarray, given: Mapping[str, float] | None = None
+    scorer: Scorer, survivors: list[_Survivor], hist: Histogram, given: Mapping[str, float] | None = None
 ) -> list[_Survivor]:
     """Keep every multi-byte survivor and the single-byte ones with a competitive unigram score (and
     those the caller's prior ``given`` favours: they are the readings it exists to weigh).
@@ -1582,10 +1592,10 @@ def _shortlist(
     singles = [info.name for info, _ in survivors if info.kind == "single"]
     if len(singles) <= SHORTLIST_MIN:
         return survivors
-    low, high = np.add.reduceat(hist, _HALVES).tolist()  # ASCII and non-ASCII bytes
+    low, high = sum(hist[:128]), sum(hist[128:])  # ASCII and non-ASCII bytes
     if low > SHORTLIST_ASCII_RATIO * high:
-        hist = hist.astype(np.float64)
-        hist[:128] *= SHORTLIST_ASCII_RATIO * high / low
+        scale = SHORTLIST_ASCII_RATIO * high / low
+        hist = array("d", [count * scale for count in hist[:128]] + [float(count) for count in hist[128:]])
     keep = set(ALWAYS_SCORED).union(name for name, logp in (given or {}).items() if logp > 0)
     if scorer.pages is not None:
         flags = scorer.pages.shortlist(hist, scorer.code_page_rows(singles), SHORTLIST_MARGIN, SHORTLIST_MIN)
@@ -1595,17 +1605,20 @@ def _shortlist(
     return [(info, ev) for info, ev in survivors if info.kind != "single" or info.name in keep]
 
 
-def _shortlisted_reference(scorer: Scorer, singles: list[str], hist: np.ndarray) -> set[str]:
+def _shortlisted_reference(scorer: Scorer, singles: list[str], hist: Histogram) -> set[str]:
     """The single-byte code pages of ``singles`` that :func:`_shortlist` keeps on their unigram scores
     (the reference of the compiled ``CodePages.shortlist``): per script of their best language, those
     within :data:`SHORTLIST_MARGIN` of the script's best, and the first :data:`SHORTLIST_MIN` distinct
     readings of the byte values present."""
+    import numpy as np
+
+    hist = np.asarray(hist)
     scores, scripts = scorer.histogram_scores(singles, hist)
     # code pages that read every byte value present alike count once towards SHORTLIST_MIN: otherwise
     # five Latin pages reading 0xF8 as "ø" filled the quota and windows-1257's "ų" never got scored
     present = np.flatnonzero(hist[128:]) + 128
-    rows = scorer.code_page_rows(singles)
-    table = scorer.sb_gids[rows[:, None], present[None, :]]
+    rows = np.array(scorer.code_page_rows(singles), np.intp)
+    table = scorer.reference.sb_gids[rows[:, None], present[None, :]]
     width = table.shape[1] * table.itemsize  # each code page's reading, as bytes: one slice each
     flat = table.tobytes()
     readings = [flat[i : i + width] for i in range(0, len(flat), width)] if width else [b""] * len(singles)

@@ -11,6 +11,10 @@ with ``table.take(idx)`` (indexing by an array of uint16 gids or int32 flat indi
 path about three times slower at these sizes; the values are the same) and calls array methods
 (``a.nonzero()``, ``a.repeat()``, ``a.searchsorted()``) rather than the ``np.`` functions that wrap
 them in a Python-level dispatch.
+
+That is the NumPy reference. The compiled kernel (``mojifix.detect._scoring``) computes the same integers
+from the same tables, handed to it as buffers (the model's typed views, :mod:`mojifix.detect.model`):
+NumPy is imported only by the reference functions, so a process on the compiled path never loads it.
 """
 
 from __future__ import annotations
@@ -19,15 +23,18 @@ import functools
 import itertools
 import operator
 import unicodedata
-from collections.abc import Sequence
+from array import array
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
-
-import numpy as np
+from functools import cache, cached_property
+from typing import TYPE_CHECKING
 
 from mojifix import _native
 from mojifix.detect import model as M
 from mojifix.detect.encodings import REGISTRY, SAME_LANGUAGES_AS, SERVES
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["LanguageScore", "Scorer", "get_scorer", "score_text"]
 
@@ -90,6 +97,71 @@ class LanguageScore:
     known_share: float  # share of letters among the language's listed (frequent) characters
 
 
+@dataclass(slots=True)
+class ReferenceArrays:
+    """A :class:`Scorer`'s tables as NumPy arrays, in the shapes its NumPy reference computes with
+    (:meth:`Scorer._counts_reference`, :meth:`Scorer.histogram_scores`, the NumPy sum of
+    :meth:`Scorer.upper_bounds`): views of the same memory, made on first use of that path."""
+
+    lut: np.ndarray  # uint16[65536]: the model's code point -> gid table
+    known: np.ndarray  # bool [L, G]: gids among each language's frequent characters
+    known_flat: np.ndarray  # ... flat
+    is_letter_gid: np.ndarray  # bool [G]
+    switch_script: np.ndarray  # int16 [G]: script for the switch test, -1 for non-letters and CJK
+    unigram_full_t: np.ndarray  # float32 [G, L]
+    unigram_full: np.ndarray  # float32 [L, G]
+    unigram_cost_t: np.ndarray  # uint16 [G, L]
+    cp_flags: np.ndarray  # uint8 [65536]: _UPPER | _LOWER | _MARK
+    is_upper: np.ndarray  # bool [65536]
+    is_lower: np.ndarray
+    in_word_mark: np.ndarray
+    loc_flat: np.ndarray  # uint8 [L x G]: the model's local ids, flat for int32 index arithmetic
+    bigram_q: np.ndarray  # uint8 [L x 256 x 256]: the bigram and refinement tables as stored, flat
+    ext_q: np.ndarray  # uint8 [L x G]
+    sb_gids: np.ndarray  # uint16 [pages, 256]: each single-byte page's reading of each byte, as gids
+    # the (code page, language) pairs where the page can write the language, sorted by page then language
+    sb_pair_lang: np.ndarray  # intp [pairs]: each pair's language
+    sb_pair_start: np.ndarray  # intp [pages]: each page's first pair
+    sb_pair_size: np.ndarray  # intp [pages]: each page's number of pairs
+    sb_high_logp: np.ndarray  # float32 [128, pairs]: log P of each page's high-half characters, by byte
+    bound_cost: np.ndarray  # int64 [256, pages]: Scorer.upper_bounds' table
+    all_langs: np.ndarray  # intp [L]: every language
+    primary_script: np.ndarray  # intp [L]
+
+    @classmethod
+    def of(cls, scorer: Scorer) -> ReferenceArrays:
+        """``scorer``'s tables as arrays (NumPy imported here)."""
+        import numpy as np
+
+        t = {name: M.as_array(table) for name, table in scorer.tables.items()}
+        flags = t["cp_flags"]
+        return cls(
+            lut=scorer.model.lut,
+            known=t["known"],
+            known_flat=t["known"].reshape(-1),
+            is_letter_gid=t["is_letter_gid"],
+            switch_script=t["switch_script"],
+            unigram_full_t=t["unigram_full_t"],
+            unigram_full=t["unigram_full_t"].T,
+            unigram_cost_t=t["unigram_cost_t"],
+            cp_flags=flags,
+            is_upper=(flags & _UPPER) != 0,
+            is_lower=(flags & _LOWER) != 0,
+            in_word_mark=(flags & _MARK) != 0,
+            loc_flat=scorer.model.loc.reshape(-1),
+            bigram_q=scorer.model.bigram_q.reshape(-1),
+            ext_q=scorer.model.ext_q.reshape(-1),
+            sb_gids=t["sb_gids"],
+            sb_pair_lang=t["sb_pair_lang"],
+            sb_pair_start=t["sb_pair_start"],
+            sb_pair_size=t["sb_pair_size"],
+            sb_high_logp=t["sb_high_logp"],
+            bound_cost=t["bound_cost"],
+            all_langs=np.arange(len(scorer.model.languages), dtype=np.intp),
+            primary_script=np.array(scorer.primary_script, np.intp),
+        )
+
+
 class Scorer:
     """Vectorised scoring against the loaded model.
 
@@ -98,72 +170,47 @@ class Scorer:
     arrays that depend only on their key, so results never depend on what was scored before.
     """
 
-    def __init__(self, model: M.Model, tables: dict[str, np.ndarray] | None = None) -> None:
+    def __init__(self, model: M.Model, tables: Mapping[str, memoryview | np.ndarray] | None = None) -> None:
         """Scorer over ``model``; ``tables`` are its derived arrays (:func:`build_tables`'s, as
-        ``data/scorer.bin`` stores them), computed here when not given."""
+        ``data/scorer.bin`` stores them), computed here when not given.
+
+        Nothing here needs NumPy when ``tables`` are given (the stored views): the compiled kernels take
+        them as buffers, and the NumPy arrays of the reference path (:attr:`reference`) are made on
+        first use, so a process that only runs the compiled path never imports NumPy."""
         self.model = model
         self.lang_idx, self.enc_langs = _language_sets(model)
-        t = build_tables(model) if tables is None else tables
-        native = model.meta["native_scripts"]
-        self.langs_by_script: list[np.ndarray] = [
-            np.array([i for i, lang in enumerate(model.languages) if name in native[lang]], np.intp)
-            for name in M.SCRIPTS
-        ]
-        self.all_langs = np.arange(len(model.languages), dtype=np.intp)
-        # the same as bit sets (bit i = language i), for fast unions
+        #: the derived tables as given (or built): name -> typed view or array
+        self.tables = build_tables(model) if tables is None else tables
+        # the languages each encoding can write as bit sets (bit i = language i), for fast unions
         self.all_language_bits = (1 << len(model.languages)) - 1
-        self.enc_bits = {enc: sum(1 << int(i) for i in idx) for enc, idx in self.enc_langs.items()}
+        self.enc_bits = {enc: sum(1 << i for i in idx) for enc, idx in self.enc_langs.items()}
         primary = model.meta["primary_script"]
-        self.primary_script = np.array([M.SCRIPTS.index(primary[lang]) for lang in model.languages], np.intp)
-        self.known = t["known"]
-        self.is_letter_gid = t["is_letter_gid"]
-        self.switch_script = t["switch_script"]
-        self.is_ascii_gid = t["is_ascii_gid"]
-        self.unigram_full_t = t["unigram_full_t"]  # [G, L]
-        self.unigram_full = self.unigram_full_t.T  # [L, G]
-        self.unigram_cost_t = t["unigram_cost_t"]  # uint16 [G, L]
-        self.cp_flags = t["cp_flags"]
-        self.is_upper = (self.cp_flags & _UPPER) != 0
-        self.is_lower = (self.cp_flags & _LOWER) != 0
-        self.in_word_mark = (self.cp_flags & _MARK) != 0
-        # flat views for int32 index arithmetic (faster than multi-dimensional fancy indexing)
-        self.n_gids = model.loc.shape[1]
-        self.loc_flat = np.ascontiguousarray(model.loc).reshape(-1)
-        # the bigram and refinement tables as the file stores them, one byte per entry (4 MB and 0.6 MB
-        # instead of 16 MB and 2.3 MB of float32: scoring gathers at random from them, and between
-        # calls other work evicts them from the CPU caches); their sum per character is its cost in
-        # quanta, which score_many adds up as integers
-        self.bigram_q = np.ascontiguousarray(model.bigram_q).reshape(-1)
-        self.ext_q = np.ascontiguousarray(model.ext_q).reshape(-1)
-        self.known_flat = np.ascontiguousarray(self.known).reshape(-1)
+        #: the script index (into SCRIPTS) of each language's primary script
+        self.primary_script = [M.SCRIPTS.index(primary[lang]) for lang in model.languages]
+        self.n_gids = model.n_gids
         self.kernel = _scoring_kernel(self)
         #: the compiled cut of the sample (``mojifix.detect._scoring.segments``, twin of
         #: ``pipeline._segments_reference``), or None
         self.segments = getattr(_native.detect_kernel(), "segments", None)
-        # single-byte code pages as gid tables, and which languages each can write
+        # single-byte code pages: each one's row in the code-page tables, and the EBCDIC pages' rows in
+        # ``bound_cost`` after them
         singles = [info.name for info in REGISTRY if info.kind == "single"]
         self.sb_row = {name: i for i, name in enumerate(singles)}
-        self.sb_code_points = t["sb_code_points"]  # (each page's decoding table, for the compiled decode)
-        self.sb_gids = t["sb_gids"]
-        self.sb_allowed = t["sb_allowed"]
-        # the (code page, language) pairs where the code page can write the language, sorted by code
-        # page then language: the histogram sums below are computed for these pairs only
-        self.sb_pair_lang = t["sb_pair_lang"]
-        self.sb_pair_start = t["sb_pair_start"]
-        self.sb_pair_size = t["sb_pair_size"]
-        # log P of each code page's high-half characters in each of its languages, by byte: [128, pairs]
-        self.sb_high_logp = t["sb_high_logp"]
         ebcdic = [info.name for info in REGISTRY if info.kind == "ebcdic"]
         self.bound_row = {**self.sb_row, **{name: len(singles) + i for i, name in enumerate(ebcdic)}}
-        self.bound_cost = t["bound_cost"]
         #: the compiled shortlist and bound sums over these tables (None: the NumPy reference runs)
         self.pages = _pages_kernel(self)
         # per-call constants, computed once per distinct argument and kept (bounded; see _remember):
         # allowed-language rows per tuple of encodings, code-page rows per tuple of names
         self._allowed_memo: dict[tuple[str | tuple[str, ...] | None, ...], np.ndarray] = {}
-        self._rows_memo: dict[tuple[str, ...], np.ndarray] = {}
+        self._rows_memo: dict[tuple[str, ...], tuple[int, ...]] = {}
 
-    def upper_bounds(self, names: Sequence[str | tuple[str, ...]], hist: np.ndarray) -> np.ndarray:
+    @cached_property
+    def reference(self) -> ReferenceArrays:
+        """The tables as the NumPy reference computes with them (made, and NumPy imported, on first use)."""
+        return ReferenceArrays.of(self)
+
+    def upper_bounds(self, names: Sequence[str | tuple[str, ...]], hist: Sequence[float]) -> np.ndarray:
         """An upper bound of :meth:`score_many`'s log-likelihood for bytes with histogram ``hist`` read in
         each single-byte (or EBCDIC) encoding of ``names``, whatever languages it picks.
 
@@ -173,9 +220,11 @@ class Scorer:
         (whole quanta, like the scores) and cheap (byte histogram only), it lets the pruning pass skip
         readings that cannot come within its margin.
         """
+        import numpy as np
+
         return np.array(self.upper_bound_list(names, hist), np.float64)
 
-    def upper_bound_list(self, names: Sequence[str | tuple[str, ...]], hist: np.ndarray) -> list[float]:
+    def upper_bound_list(self, names: Sequence[str | tuple[str, ...]], hist: Sequence[float]) -> list[float]:
         """:meth:`upper_bounds` as a list of floats (what the pruning passes compare one by one)."""
         if any(isinstance(name, tuple) for name in names):  # identical decodings: the best of them
             flat = [e for name in names for e in (name if isinstance(name, tuple) else (name,))]
@@ -184,11 +233,12 @@ class Scorer:
         rows = [self.bound_row[name] for name in names]
         if self.pages is not None:  # (the same integers; -c / QUANT is the same float as NumPy's)
             return [-cost / M.QUANT for cost in self.pages.bound_costs(hist, rows)]
+        hist = M.as_array(hist)
         present = hist.nonzero()[0]  # (the rows of absent byte values would add zeros)
-        cost = hist[present] @ self.bound_cost[present]  # [pages], exact integers
+        cost = hist[present] @ self.reference.bound_cost[present]  # [pages], exact integers
         return (-cost[rows] / M.QUANT).tolist()
 
-    def histogram_scores(self, names: list[str], hist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def histogram_scores(self, names: list[str], hist: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
         """Best-language unigram log-likelihood of the input read in each single-byte encoding.
 
         Computed from the byte histogram alone: every byte value present is mapped through each code
@@ -196,20 +246,21 @@ class Scorer:
         encodings and languages at once. Used to shortlist single-byte candidates before decoding.
         Returns (score per encoding, primary script index of its best language per encoding).
         """
-        rows = self.code_page_rows(names)
+        import numpy as np
+
+        r, hist = self.reference, M.as_array(hist)
+        rows = np.array(self.code_page_rows(names), np.intp)
         # ASCII reads the same in every single-byte candidate: its share is one vector over languages
         low = hist[:128].nonzero()[0]
         # (rows of the gid-major table: a column gather from the language-major one touched a cache
         # line per language and character; the product and its sum are the same)
-        ascii_part = (
-            self.unigram_full_t.take(self.model.lut[low], axis=0).T * hist[low].astype(np.float32)
-        ).sum(axis=1)
-        per_pair = _weighted_rows(self.sb_high_logp, hist[128:]) + ascii_part[self.sb_pair_lang]
-        best = np.maximum.reduceat(per_pair, self.sb_pair_start)  # per code page
+        ascii_part = (r.unigram_full_t.take(r.lut[low], axis=0).T * hist[low].astype(np.float32)).sum(axis=1)
+        per_pair = _weighted_rows(r.sb_high_logp, hist[128:]) + ascii_part[r.sb_pair_lang]
+        best = np.maximum.reduceat(per_pair, r.sb_pair_start)  # per code page
         # its best language: the first pair (in language order) reaching the maximum
-        at_best = (per_pair == best.repeat(self.sb_pair_size)).nonzero()[0]
-        first = at_best[at_best.searchsorted(self.sb_pair_start)]
-        return best[rows], self.primary_script[self.sb_pair_lang[first[rows]]]
+        at_best = (per_pair == best.repeat(r.sb_pair_size)).nonzero()[0]
+        first = at_best[at_best.searchsorted(r.sb_pair_start)]
+        return best[rows], r.primary_script[r.sb_pair_lang[first[rows]]]
 
     def score(self, text: str, encoding: str | None = None) -> LanguageScore:
         """Best language and log-likelihood of ``text`` (as decoded with ``encoding``, if given)."""
@@ -286,11 +337,13 @@ class Scorer:
         their offsets; no Python loop runs per character or per text (but one per run of texts scored
         in the same number of languages).
         """
-        m = self.model
+        import numpy as np
+
+        r = self.reference
         joined = "".join(texts)
         cps = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), np.uint32)
         bmp = np.where(cps > 0xFFFF, _NON_BMP_STANDIN, cps) if cps.max() > 0xFFFF else cps
-        g = m.lut.take(bmp)
+        g = r.lut.take(bmp)
         n_seg = len(texts)
         # (lengths and offsets also as Python integers, for slicing per run below)
         lens_list = [len(t) for t in texts]  # all >= 1
@@ -313,8 +366,8 @@ class Scorer:
         # letters only: punctuation and symbols are scored below, but their unigram costs differ
         # between languages by how much punctuation each training corpus had, and a dozen curly
         # quotes outweighed 300 letters (Dutch windows-1252 ranked as English, lost to windows-874)
-        weight = hist[pairs] * self.is_letter_gid.take(gid_p)
-        rows = self.unigram_cost_t.take(gid_p, axis=0) * weight[:, None]  # [P, L] int64
+        weight = hist[pairs] * r.is_letter_gid.take(gid_p)
+        rows = r.unigram_cost_t.take(gid_p, axis=0) * weight[:, None]  # [P, L] int64
         # (float64 holds these integer sums exactly, and +inf marks a language the text may not use)
         uni = np.where(allowed, np.add.reduceat(rows, seg_start, axis=0), np.inf)  # [S, L]
         k = max(ks)
@@ -354,12 +407,12 @@ class Scorer:
         # pair penalties (no pair spans two texts): case flips, script switches and marks inside a
         # word. Case: the model is case-folded, but an upper-case letter right after a lower-case
         # one ("моЯ", "wordКword") is what a Cyrillic/Mac code page mix-up produces
-        sc = self.switch_script.take(g)
+        sc = r.switch_script.take(g)
         alpha = sc >= 0  # letters of alphabetic scripts (CJK text has no spaces to mark words)
         # pair i = (character i, character i + 1); pairs and triples that span two texts are dropped
         # (each is counted at the position of its second character, so per-text counts are sums
         # over that text's positions)
-        flags = self.cp_flags.take(bmp)
+        flags = r.cp_flags.take(bmp)
         upper = (flags & _UPPER).view(bool)
         n = len(g)
         # per-position counts, one row each: case flips, script switches, in-word marks, letters,
@@ -377,8 +430,8 @@ class Scorer:
         switch[cross] = False
         edge = np.concatenate((cross - 1, cross))  # triples with a neighbour in the next / previous text
         mark[edge] = False
-        self.is_letter_gid.take(g, out=letter)
-        known_at = self.known_flat.take((best_lang * self.n_gids).repeat(lens) + g)
+        r.is_letter_gid.take(g, out=letter)
+        known_at = r.known_flat.take((best_lang * self.n_gids).repeat(lens) + g)
         np.logical_and(known_at, letter, out=known_letter)
         counts_by_text = np.add.reduceat(rows_b, starts, axis=1, dtype=np.intp).T.tolist()
         return [
@@ -394,28 +447,30 @@ class Scorer:
         flat tables with int32 indices: plain, and *mixed* with that language as the main one
         (:func:`_mixed_costs`: words that read better in another language tried are scored in it).
         """
+        import numpy as np
+
+        r = self.reference
         lang = np.ascontiguousarray(top.T.astype(np.int32)).repeat(lens, axis=1)  # [K, N]
         idx = g + lang * np.int32(self.n_gids)
-        loc = self.loc_flat.take(idx)
+        loc = r.loc_flat.take(idx)
         pair = np.empty(loc.shape, np.int32)  # bigram index: (language, previous local id, local id)
         pair[:, 1:] = loc[:, :-1]
         pair[:, starts] = M.L_SEP
         pair <<= 8
         pair |= loc
         pair |= lang << np.int32(16)
-        tot = self.bigram_q.take(pair).astype(np.int32)  # [K, N]: cost of each character, in quanta
-        tot += self.ext_q.take(idx)
+        tot = r.bigram_q.take(pair).astype(np.int32)  # [K, N]: cost of each character, in quanta
+        tot += r.ext_q.take(idx)
         costs = np.add.reduceat(tot, starts, axis=1, dtype=np.int64).T.astype(np.float64)
         return np.stack((costs, _mixed_costs(costs, tot, g, starts, ok) if len(top[0]) > 1 else costs))
 
-    def code_page_rows(self, names: Sequence[str]) -> np.ndarray:
-        """Rows of :attr:`sb_gids` (and of the per-code-page tables) for single-byte ``names``
-        (read-only; the same list of code pages recurs from call to call)."""
+    def code_page_rows(self, names: Sequence[str]) -> tuple[int, ...]:
+        """Rows of the code-page tables (``sb_gids`` and the others) for single-byte ``names`` (the
+        same list of code pages recurs from call to call: kept per list)."""
         key = tuple(names)
         rows = self._rows_memo.get(key)
         if rows is None:
-            rows = np.array([self.sb_row[name] for name in key], np.intp)
-            rows.flags.writeable = False
+            rows = tuple(self.sb_row[name] for name in key)
             _remember(self._rows_memo, key, rows)
         return rows
 
@@ -446,6 +501,8 @@ class Scorer:
 
     def _allowed_rows(self, encodings: list[str | tuple[str, ...] | None]) -> np.ndarray:
         """:meth:`_allowed` computed (Python integers as bit sets, one NumPy call for all texts)."""
+        import numpy as np
+
         bits = self._language_bits(encodings)
         n_bytes = (len(self.model.languages) + 7) // 8
         packed = np.frombuffer(b"".join(b.to_bytes(n_bytes, "little") for b in bits), np.uint8)
@@ -487,6 +544,8 @@ def _mixed_costs(
     plain cost. :meth:`Scorer._counts_reference` takes the better of two mains: the language the
     text reads best in alone, and English.
     """
+    import numpy as np
+
     n = tot.shape[1]
     sep = g == M.G_SEP
     word_start = np.zeros(n, bool)
@@ -508,11 +567,11 @@ def _mixed_costs(
 MEMO_ENTRIES = 4096
 
 
-def _language_sets(model: M.Model) -> tuple[dict[str, int], dict[str, np.ndarray]]:
+def _language_sets(model: M.Model) -> tuple[dict[str, int], dict[str, tuple[int, ...]]]:
     """(language -> index, encoding -> sorted indices of the languages it reads) for ``model``."""
     lang_idx = {lang: i for i, lang in enumerate(model.languages)}
-    enc_langs: dict[str, np.ndarray] = {
-        enc: np.array(sorted(lang_idx[x] for x in langs), np.intp)
+    enc_langs = {
+        enc: tuple(sorted(lang_idx[x] for x in langs))
         for enc, langs in model.meta["encoding_languages"].items()
     }
     for enc, like in SAME_LANGUAGES_AS.items():
@@ -521,10 +580,8 @@ def _language_sets(model: M.Model) -> tuple[dict[str, int], dict[str, np.ndarray
     # a national code page reads only the languages it serves, and English (encodings.SERVES)
     for enc, served in SERVES.items():
         own = [lang_idx[x] for x in (*served, "en") if x in lang_idx]
-        written = enc_langs.get(enc)
-        # (a set intersection, sorted: what np.intersect1d gives, without the numpy.ma it imports, ~10 ms)
-        both = np.array(sorted(set(written.tolist()) & set(own)) if written is not None else [], np.intp)
-        enc_langs[enc] = both if len(both) else np.array(sorted(own), np.intp)
+        both = tuple(sorted(set(enc_langs.get(enc, ())) & set(own)))
+        enc_langs[enc] = both or tuple(sorted(own))
     return lang_idx, enc_langs
 
 
@@ -536,18 +593,21 @@ def build_tables(model: M.Model) -> dict[str, np.ndarray]:
     character) took a new process ~70 ms before its first detection; ``tools/gen_detect_tables.py``
     writes them once, and ``tests/detect/test_scorer_tables.py`` fails when the file is stale.
     """
+    import numpy as np
+
     enc_langs = _language_sets(model)[1]
     all_langs = np.arange(len(model.languages), dtype=np.intp)
     n_scripts = len(M.SCRIPTS)
     t: dict[str, np.ndarray] = {}
     # unseen-letter level per (language, script): the value of the script's class gid
     class_gids = np.arange(M.G_SCRIPT0, M.G_SCRIPT0 + n_scripts)
-    unseen = model.ext[:, class_gids]  # [L, S]
+    ext = model.ext
+    unseen = ext[:, class_gids]  # [L, S]
     gid_script = model.gid_script.astype(np.intp)
     is_letter = gid_script != _NO_SCRIPT
     script_for_gid = np.where(is_letter, gid_script, 0)
     known = (model.loc >= M.N_LOCAL_CLASSES) | (
-        (model.loc == M.L_NATIVE) & is_letter[None, :] & (model.ext > unseen[:, script_for_gid] + 1e-3)
+        (model.loc == M.L_NATIVE) & is_letter[None, :] & (ext > unseen[:, script_for_gid] + 1e-3)
     )
     known[:, : M.N_CLASSES] = False
     t["known"] = known
@@ -565,9 +625,7 @@ def build_tables(model: M.Model) -> dict[str, np.ndarray]:
     is_ascii_gid[model.lut[:128]] = True
     t["is_ascii_gid"] = is_ascii_gid
     # unigram log-probability of every gid in every language (local-id unigram + refinement)
-    unigram_full = (np.take_along_axis(model.uni, model.loc.astype(np.intp), axis=1) + model.ext).astype(
-        np.float32
-    )
+    unigram_full = (np.take_along_axis(model.uni, model.loc.astype(np.intp), axis=1) + ext).astype(np.float32)
     t["unigram_full_t"] = np.ascontiguousarray(unigram_full.T)  # [G, L]
     # ... and its cost in the model's quanta (-log P x QUANT, a whole number: the sum of two stored
     # bytes; the unigram table is recovered exactly from its dequantised floats), as score_many sums it
@@ -624,7 +682,7 @@ def build_tables(model: M.Model) -> dict[str, np.ndarray]:
     return t
 
 
-def _remember(memo: dict, key: object, value: np.ndarray) -> None:
+def _remember(memo: dict, key: object, value: object) -> None:
     """Store ``value`` under ``key``, emptying ``memo`` first when it holds :data:`MEMO_ENTRIES`."""
     if len(memo) >= MEMO_ENTRIES:
         memo.clear()
@@ -639,6 +697,8 @@ _FEW_BYTES = 48
 def _pairs_by_byte(table: np.ndarray, pair_enc: np.ndarray, pair_lang: np.ndarray) -> np.ndarray:
     """[E, B, L] per-encoding tables -> [B, pairs], contiguous: one row per byte value, one column
     per (encoding, language) pair."""
+    import numpy as np
+
     return np.ascontiguousarray(table[pair_enc, :, pair_lang].T)
 
 
@@ -648,6 +708,8 @@ def _weighted_rows(table: np.ndarray, hist: np.ndarray) -> np.ndarray:
     Only the rows of byte values present when they are few; otherwise the whole table, where absent
     values add exact zeros (the same sums). No BLAS: its thread start-up costs more than this work.
     """
+    import numpy as np
+
     present = hist.nonzero()[0]
     if len(present) <= _FEW_BYTES:
         return np.einsum("u,uk->k", hist[present].astype(np.float32), table[present])
@@ -677,31 +739,38 @@ def _pages_kernel(scorer: Scorer) -> object | None:
 
 
 def pages_arguments(scorer: Scorer) -> dict[str, object]:
-    """The keyword arguments of the kernel's ``CodePages``: ``scorer``'s code-page tables."""
+    """The keyword arguments of the kernel's ``CodePages``: ``scorer``'s code-page tables, as buffers
+    (the stored tables themselves, and two small ones made here without NumPy)."""
+    t, lut = scorer.tables, scorer.model.tables["lut"]
+    # the unigram rows of the ASCII characters' gids: [128, languages]
+    rows = memoryview(t["unigram_full_t"])
+    width, full = rows.strides[0], rows.cast("B")
+    ascii_logp = b"".join(full[g * width : (g + 1) * width] for g in lut[:128])
     return dict(
-        high_logp=scorer.sb_high_logp,
-        ascii_logp=np.ascontiguousarray(scorer.unigram_full_t[scorer.model.lut[:128]]),
-        pair_lang=scorer.sb_pair_lang.astype(np.int32),
-        pair_start=scorer.sb_pair_start.astype(np.int32),
-        primary_script=scorer.primary_script.astype(np.int32),
-        gids=np.ascontiguousarray(scorer.sb_gids),
-        bound_cost=scorer.bound_cost,
-        code_points=scorer.sb_code_points,
+        high_logp=t["sb_high_logp"],
+        ascii_logp=memoryview(ascii_logp).cast("f", (128, len(scorer.model.languages))),
+        pair_lang=array("i", memoryview(t["sb_pair_lang"]).tolist()),
+        pair_start=array("i", memoryview(t["sb_pair_start"]).tolist()),
+        primary_script=array("i", scorer.primary_script),
+        gids=t["sb_gids"],
+        bound_cost=t["bound_cost"],
+        code_points=t["sb_code_points"],
     )
 
 
 def kernel_arguments(scorer: Scorer) -> dict[str, object]:
-    """The keyword arguments of the kernel's ``Tables``: ``scorer``'s arrays and constants."""
+    """The keyword arguments of the kernel's ``Tables``: ``scorer``'s tables, as buffers, and constants."""
+    t, model = scorer.tables, scorer.model.tables
     return dict(
-        lut=scorer.model.lut,
-        loc=np.ascontiguousarray(scorer.model.loc),
-        bigram_q=scorer.bigram_q.reshape(scorer.model.bigram_q.shape),
-        ext_q=np.ascontiguousarray(scorer.model.ext_q),
-        unigram_cost_t=scorer.unigram_cost_t,
-        known=np.ascontiguousarray(scorer.known).view(np.uint8),
-        is_letter=scorer.is_letter_gid.view(np.uint8),
-        switch_script=scorer.switch_script,
-        cp_flags=scorer.cp_flags,
+        lut=model["lut"],
+        loc=model["loc"],
+        bigram_q=model["bigram"],
+        ext_q=model["ext"],
+        unigram_cost_t=t["unigram_cost_t"],
+        known=t["known"],
+        is_letter=t["is_letter_gid"],
+        switch_script=t["switch_script"],
+        cp_flags=t["cp_flags"],
         english=scorer.lang_idx["en"],
         separator_gid=M.G_SEP,
         separator_local=M.L_SEP,

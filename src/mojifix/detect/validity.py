@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import codecs
 import re
+from array import array
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-
-import numpy as np
 
 from mojifix import _native
 from mojifix.detect.encodings import REGISTRY, UNDEFINED, EncodingInfo
@@ -92,7 +91,7 @@ def compact_ascii_reference(block: bytes) -> tuple[bytes, bytes, bytes] | None:
     if not dropped:
         return None
     pieces.append(block[last:])
-    return b"".join(pieces), np.array(positions, np.int64).tobytes(), np.array(dropped_at, np.int64).tobytes()
+    return b"".join(pieces), array("q", positions).tobytes(), array("q", dropped_at).tobytes()
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,27 +276,26 @@ def decoder_class(pycodec: str) -> type[codecs.IncrementalDecoder]:
 
 
 @cache
-def _undefined_masks() -> tuple[dict[str, int], np.ndarray]:
-    """Row per single-byte encoding (name -> row): True where the byte value is undefined."""
+def _undefined_masks() -> tuple[dict[str, int], tuple[bytes, ...]]:
+    """Row per single-byte encoding (name -> row), and per row the byte values it leaves undefined."""
     infos = [info for info in REGISTRY if info.kind in ("single", "ebcdic")]
     rows = {info.name: i for i, info in enumerate(infos)}
-    matrix = np.array([[ch == UNDEFINED for ch in info.table()] for info in infos], bool)
-    return rows, matrix
+    undefined = tuple(bytes(b for b, ch in enumerate(info.table()) if ch == UNDEFINED) for info in infos)
+    return rows, undefined
 
 
 @cache
 def _undefined_bits() -> tuple[tuple[int, int], ...]:
     """(byte value, bit set of the single-byte encodings leaving it undefined), for the byte values
     that some encoding leaves undefined; bit i is row i of :func:`_undefined_masks`."""
-    _, matrix = _undefined_masks()
-    return tuple(
-        (value, sum(1 << int(i) for i in np.flatnonzero(matrix[:, value])))
-        for value in range(256)
-        if matrix[:, value].any()
-    )
+    bits = [0] * 256
+    for row, values in enumerate(_undefined_masks()[1]):
+        for value in values:
+            bits[value] |= 1 << row
+    return tuple((value, b) for value, b in enumerate(bits) if b)
 
 
-def single_byte_invalid(counts: list[int]) -> int:
+def single_byte_invalid(counts: Sequence[int]) -> int:
     """Bit set of the single-byte code pages (bit :func:`single_byte_row`) that leave some byte value
     present undefined (``counts``: the byte histogram as a list): :func:`single_byte_validity` from
     Python integers, a few microseconds instead of an [encodings x 256] array operation per call."""
@@ -319,20 +317,19 @@ def single_byte_rows() -> dict[str, int]:
     return _undefined_masks()[0]
 
 
-def single_byte_validity(hist: np.ndarray) -> dict[str, bool]:
+def single_byte_validity(hist: Sequence[int]) -> dict[str, bool]:
     """name -> True when no byte value present in the input is undefined in that code page."""
-    rows, matrix = _undefined_masks()
-    bad = (matrix & (hist > 0)[None, :]).any(axis=1)
-    return {name: not bool(bad[i]) for name, i in rows.items()}
+    bad = single_byte_invalid(hist)
+    return {name: not bad >> row & 1 for name, row in single_byte_rows().items()}
 
 
-def undefined_bytes(info: EncodingInfo, hist: np.ndarray) -> np.ndarray:
+def undefined_bytes(info: EncodingInfo, hist: Sequence[int]) -> list[int]:
     """Byte values present in the input that ``info`` (single-byte) leaves undefined."""
-    rows, matrix = _undefined_masks()
-    return np.flatnonzero(matrix[rows[info.name]] & (hist > 0))
+    rows, undefined = _undefined_masks()
+    return [value for value in undefined[rows[info.name]] if hist[value]]
 
 
-def describe(info: EncodingInfo, bad: np.ndarray) -> tuple[bool, str]:
+def describe(info: EncodingInfo, bad: Sequence[int]) -> tuple[bool, str]:
     """(valid, detail) for a single-byte encoding given its undefined byte values present."""
     if len(bad):
         listed = ", ".join(f"0x{b:02X}" for b in bad[:4])
