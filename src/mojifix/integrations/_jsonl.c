@@ -160,10 +160,12 @@ narrow_ucs4(const Py_UCS4 *p)
                 out += first;                                                                               \
                 i += first;                                                                                 \
             }                                                                                               \
-            out = write_code_point(out, p[i++]);                                                            \
-            if (out == NULL) {                                                                              \
-                return NULL;                                                                                \
-            }                                                                                               \
+            do { /* then the rest of a run of non-ASCII text (CJK, Cyrillic, ...) a unit at a time */        \
+                out = write_code_point(out, p[i++]);                                                        \
+                if (out == NULL) {                                                                          \
+                    return NULL;                                                                            \
+                }                                                                                           \
+            } while (i < n && p[i] > 0x7F);                                                                 \
         }                                                                                                   \
         return out;                                                                                         \
     }
