@@ -40,3 +40,11 @@ def test_detect_web_and_prefer(tmp_path, capsys):
 
 def test_missing_file_exit_2(tmp_path):
     assert main(["detect", str(tmp_path / "nope")]) == 2
+
+
+def test_a_directory_is_refused_before_any_output(tmp_path, capsys):
+    (tmp_path / "a.txt").write_bytes(b"caf\xe9")
+    assert main(["detect", str(tmp_path / "a.txt"), str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # not half a report: the first file was not detected either
+    assert f"{tmp_path}: is a directory" in err and f"mojifix scan {tmp_path}" in err

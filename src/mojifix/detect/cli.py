@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import TYPE_CHECKING, BinaryIO
 
 if TYPE_CHECKING:
     from mojifix.detect.result import Detection
 
-from mojifix.cli import EXIT_ATTENTION, EXIT_OK
+from mojifix.cli import EXIT_ATTENTION, EXIT_OK, EXIT_USAGE
 
 _READ = 1 << 20  # read files in 1 MiB pieces
 
@@ -62,6 +63,14 @@ def _detect_stream(stream: BinaryIO, args: argparse.Namespace) -> Detection:
 
 def run(args: argparse.Namespace) -> int:
     status = EXIT_OK
+    folders = [path for path in args.files if path != "-" and os.path.isdir(path)]
+    if folders:  # before any output: the command reads files, and a tree has its own command
+        print(
+            f"mojifix: error: {folders[0]}: is a directory; detect reads files "
+            f"(`mojifix scan {folders[0]}` inventories a tree)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     for path in args.files:
         if path == "-":
             result = _detect_stream(sys.stdin.buffer, args)
