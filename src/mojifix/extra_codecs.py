@@ -95,7 +95,12 @@ EUC_TW_PLANES = (1, 2, 3, 4, 5, 6, 7, 15)
 _PLANE_SIZE = 94 * 94
 #: the second byte of a four-byte sequence -> the plane's start in the table
 _PLANE_START = {0xA0 + plane: k * _PLANE_SIZE for k, plane in enumerate(EUC_TW_PLANES)}
-_ASCII_RUN = re.compile(rb"[\x00-\x7f]+")
+#: a run of ASCII, or one well-formed multi-byte sequence: two bytes 0xA1-0xFE, or 0x8E, a plane byte and
+#: two bytes 0xA1-0xFE (whether the position has a character is the table's to say). One match finds
+#: where a text that is not EUC-TW (a Latin letter, a GBK trail byte below 0xA1) first breaks the form.
+_WELL_FORMED = re.compile(rb"[\x00-\x7f]+|[\xa1-\xfe][\xa1-\xfe]|\x8e[\xa1-\xa7\xaf][\xa1-\xfe][\xa1-\xfe]")
+#: the start of a well-formed sequence cut off by the end of the input
+_CUT_OFF = re.compile(rb"(?:[\xa1-\xfe]|\x8e(?:[\xa1-\xa7\xaf][\xa1-\xfe]?)?)\Z")
 _ASCII_TEXT_RUN = re.compile("[\x00-\x7f]+")
 _ILLEGAL = "illegal multibyte sequence"
 _INCOMPLETE = "incomplete multibyte sequence"
@@ -122,26 +127,6 @@ def _euc_tw_encoding() -> dict[str, bytes]:
     return out
 
 
-def _euc_tw_sequence(data: bytes, i: int) -> tuple[int, int]:
-    """(table position of the character at ``i``, its length); position -1 for an illegal sequence (the
-    length is then 0 when the input ends inside a sequence that could still be legal)."""
-    n, lead = len(data), data[i]
-    if 0xA1 <= lead <= 0xFE:
-        start, size = 0, 2
-    elif lead == 0x8E:
-        if i + 1 < n and data[i + 1] not in _PLANE_START:
-            return -1, 1
-        start, size = (_PLANE_START[data[i + 1]] if i + 1 < n else 0), 4
-    else:
-        return -1, 1
-    tail = data[i + size - 2 : i + size]
-    if any(not 0xA1 <= b <= 0xFE for b in tail):
-        return -1, 1
-    if i + size > n:
-        return -1, 0
-    return start + (tail[0] - 0xA1) * 94 + tail[1] - 0xA1, size
-
-
 def euc_tw_decode(data: bytes, errors: str = "strict", final: bool = True) -> tuple[str, int]:
     """Decode EUC-TW: (text, bytes consumed). Unless ``final``, a sequence cut off at the end is left
     unconsumed (for the incremental decoder)."""
@@ -149,19 +134,26 @@ def euc_tw_decode(data: bytes, errors: str = "strict", final: bool = True) -> tu
     out: list[str] = []
     i, n = 0, len(data)
     while i < n:
-        if data[i] < 0x80:
-            end = _ASCII_RUN.match(data, i).end()  # type: ignore[union-attr]
-            out.append(data[i:end].decode("ascii"))
-            i = end
-            continue
-        at, size = _euc_tw_sequence(data, i)
-        if at >= 0 and table[at] != "\0":
-            out.append(table[at])
-            i += size
-            continue
-        if size == 0 and not final:
-            break
-        reason, end = (_INCOMPLETE, n) if size == 0 else (_ILLEGAL, i + 1)
+        well_formed = _WELL_FORMED.match(data, i)
+        if well_formed is not None:
+            seq = well_formed.group()
+            if seq[0] < 0x80:
+                out.append(seq.decode("ascii"))
+                i = well_formed.end()
+                continue
+            start = 0 if len(seq) == 2 else _PLANE_START[seq[1]]
+            char = table[start + (seq[-2] - 0xA1) * 94 + seq[-1] - 0xA1]
+            if char != "\0":
+                out.append(char)
+                i = well_formed.end()
+                continue
+            reason, end = _ILLEGAL, i + 1  # a position of CNS 11643 without a character
+        elif _CUT_OFF.match(data, i):
+            if not final:
+                break
+            reason, end = _INCOMPLETE, n
+        else:
+            reason, end = _ILLEGAL, i + 1
         exc = UnicodeDecodeError("euc_tw", data, i, end, reason)
         replacement, i = codecs.lookup_error(errors)(exc)
         out.append(replacement)  # type: ignore[arg-type]
