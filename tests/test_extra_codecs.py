@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import itertools
 import os
 import shutil
 import subprocess
@@ -11,6 +12,8 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mojifix import extra_codecs
 from mojifix.convert import convert
@@ -198,3 +201,29 @@ def test_euc_tw_detected_and_converted(tmp_path: Path) -> None:
     # the same text, but the bytes do not come back from it: not written as lossless
     rec = by_path["long-form.txt"]
     assert (rec.outcome, rec.verification) == ("quarantined", "noncanonical")
+
+
+#: bytes where EUC-TW's decoder changes state: the plane prefix, plane bytes (7 and 15 real, 8 not),
+#: row/cell bytes at both ends, bytes below 0xA1 that no sequence holds, ASCII
+_EUC_TW_SOUP = st.binary(max_size=0) | st.lists(
+    st.sampled_from([0x8E, 0xA1, 0xA2, 0xA7, 0xA8, 0xAF, 0xC4, 0xFD, 0xFE, 0xFF, 0x80, 0xA0, 0x41, 0x0A]),
+    max_size=24,
+).map(bytes)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(soup=_EUC_TW_SOUP, cuts=st.lists(st.integers(0, 24), max_size=4))
+def test_euc_tw_incremental_is_one_shot(soup: bytes, cuts: list[int]) -> None:
+    whole = soup.decode("euc_tw", "replace")
+    dec = codecs.getincrementaldecoder("euc_tw")("replace")
+    bounds = [0, *sorted(c for c in cuts if c <= len(soup)), len(soup)]
+    parts = [dec.decode(soup[a:b]) for a, b in itertools.pairwise(bounds)]
+    assert "".join(parts) + dec.decode(b"", final=True) == whole
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 94 * 94 * len(extra_codecs.EUC_TW_PLANES) - 1), max_size=30), st.text("ab \n"))
+def test_euc_tw_round_trip(positions: list[int], ascii_text: str) -> None:
+    table = extra_codecs._euc_tw_table()
+    text = ascii_text.join(table[p] for p in positions if table[p] != "\0")
+    assert text.encode("euc_tw").decode("euc_tw") == text
