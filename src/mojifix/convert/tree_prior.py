@@ -78,10 +78,13 @@ class TreePrior:
         votes = tuple(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
         return cls(votes, sum(counts.values()))  # type: ignore[arg-type]
 
+    def files(self, encoding: str) -> int:
+        """How many of the run's confident files chose ``encoding`` (a look along the few votes)."""
+        return next((n for name, n in self.votes if name == encoding), 0)
+
     def odds(self, encoding: str) -> float:
         """The factor the tree puts on ``encoding``'s odds: (n + 1) / 1 under Laplace, at most MAX_ODDS."""
-        n = dict(self.votes).get(encoding, 0)
-        return min((n + PSEUDO_COUNT) / PSEUDO_COUNT, MAX_ODDS)
+        return min((self.files(encoding) + PSEUDO_COUNT) / PSEUDO_COUNT, MAX_ODDS)
 
     def logodds(self) -> dict[str, float]:
         """The prior for ``detect(prior=...)``: nats added to each voted encoding's score (0 for the
@@ -93,7 +96,7 @@ class TreePrior:
 
     def describe(self, encoding: str) -> str:
         """Provenance words: "tree prior: windows-1252 decided 45 of 52 confident files of this run"."""
-        n = dict(self.votes).get(encoding, 0)
+        n = self.files(encoding)
         return f"tree prior: {encoding} decided {n} of {self.voters} confident files of this run"
 
 
