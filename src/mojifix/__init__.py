@@ -6,9 +6,7 @@ Public API only. Heavy modules (the detector's model, numpy) load on first use, 
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
-
+from mojifix._lazy import attribute_loader
 from mojifix.errors import (
     ConversionError,
     DecodeError,
@@ -54,13 +52,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mojifix' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = attribute_loader(__name__, _LAZY, globals())
 
 
 def __dir__() -> list[str]:

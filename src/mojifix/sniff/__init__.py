@@ -12,8 +12,9 @@ needs (about 10-15 ms of every process that detects and never sniffs a page).
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from mojifix._lazy import attribute_loader
 
 if TYPE_CHECKING:
     from mojifix.sniff.api import decode_html
@@ -29,12 +30,8 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mojifix.sniff' has no attribute {name!r}")
-    return getattr(import_module(module), name)
+__getattr__ = attribute_loader(__name__, _LAZY, globals())
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])
+    return sorted({*globals(), *__all__})

@@ -11,8 +11,7 @@ PySpark, so the CLI can say what is missing in one line. See docs/spark.md.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from mojifix._lazy import attribute_loader
 
 __all__ = [
     "convert_tree",
@@ -34,8 +33,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mojifix.spark' has no attribute {name!r}")
-    return getattr(import_module(module), name)
+__getattr__ = attribute_loader(__name__, _LAZY, globals())
