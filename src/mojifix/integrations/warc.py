@@ -387,17 +387,8 @@ def _from_fastwarc(
     if record_type is None:
         record_type = _record_type_name(rec.record_type)
     if not full and record_type != "response":
-        return _new_http_record(
-            record_type=record_type,
-            uri=None,
-            record_id=get(record_id_key),  # an unreadable next record is reported after this one's id
-            date=None,
-            status=None,
-            headers=(),
-            payload=b"",
-            truncated=None,
-            content_length=content_length,
-        )
+        # (its id kept: an unreadable next record is reported after this one's id)
+        return _bare_record(record_type, get(record_id_key), content_length)
     uri = get(uri_key)
     record_id = get(record_id_key)
     date = get(date_key)
@@ -425,19 +416,26 @@ def _from_fastwarc(
     )
 
 
-def _bare_record(record_type: str) -> HttpRecord:
-    """A record of ``record_type`` with no other field: what ``iter_http_records(full_records=False)``
-    streams for every record of that type other than a response."""
+def _bare_record(
+    record_type: str, record_id: str | None = None, content_length: int | None = None
+) -> HttpRecord:
+    """A record of ``record_type`` with nothing but (optionally) its id and length: what
+    ``iter_http_records(full_records=False)`` gives for a record other than a response."""
     return _new_http_record(
         record_type=record_type,
         uri=None,
-        record_id=None,
+        record_id=record_id,
         date=None,
         status=None,
         headers=(),
         payload=b"",
         truncated=None,
+        content_length=content_length,
     )
+
+
+#: the one field-less record of each type that the streamed gzip path shares (records are frozen)
+_shared_bare_record = cache(_bare_record)
 
 
 def _content_types(headers: tuple[tuple[str, str], ...]) -> list[str] | None:
@@ -619,8 +617,6 @@ def _gzip_records(
     yielded = 0
     pending: HttpRecord | None = None
     last: Any = None  # the FastWARC record of ``pending``
-    # full=False: the one field-less record of each type other than response (see iter_http_records)
-    bare: dict[str, HttpRecord] = {}
     try:
         for rec in ArchiveIterator(
             stream, parse_http=True, record_types=WarcRecordType.any_type, fsspec_args=False
@@ -632,7 +628,7 @@ def _gzip_records(
             if full or record_type == "response":
                 record = _from_fastwarc(rec, keys, content_length, record_type=record_type)
             else:
-                record = bare.get(record_type) or bare.setdefault(record_type, _bare_record(record_type))
+                record = _shared_bare_record(record_type)
             if pending is not None:
                 yield pending
                 yielded += 1
