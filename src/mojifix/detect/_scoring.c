@@ -545,7 +545,7 @@ tables_score(Tables *self, PyObject *args)
     TextResult *res = NULL;
     Scratch s = {0};
     Py_ssize_t n_held = 0; /* texts with a reference taken */
-    int dirty = 0;         /* whether s.count may hold non-zero counts (a text's scoring failed) */
+    int failed = 0;        /* a text's scoring failed: s.count may hold non-zero counts */
     if (allowed_bits == NULL && (allowed.ndim != 2 || allowed.itemsize != 1 || allowed.shape[0] != n_texts ||
                                  allowed.shape[1] != n_langs)) {
         PyErr_SetString(PyExc_ValueError, "score: allowed must be [texts, languages] of bytes");
@@ -605,8 +605,6 @@ tables_score(Tables *self, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
-    int failed = 0;
-    dirty = 1; /* (until every text is scored, which leaves the counts at zero) */
     Py_ssize_t chars = 0;
     for (Py_ssize_t i = 0; i < n_texts; i++) {
         chars += in[i].length;
@@ -618,7 +616,6 @@ tables_score(Tables *self, PyObject *args)
     if (released != NULL) {
         PyEval_RestoreThread(released);
     }
-    dirty = failed;
     if (failed) {
         PyErr_NoMemory();
         goto done;
@@ -642,7 +639,7 @@ done:
     PyMem_RawFree(s.gid);
     PyMem_RawFree(s.word);
     PyMem_RawFree(s.word_cost);
-    if (s.count != NULL && self->spare_count == NULL && !dirty) {
+    if (s.count != NULL && self->spare_count == NULL && !failed) {
         self->spare_count = s.count; /* (given back with the GIL held, as it was taken) */
     } else {
         PyMem_RawFree(s.count);

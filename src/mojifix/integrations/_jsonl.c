@@ -17,7 +17,6 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <stdint.h>
 #include <string.h>
 
 /* The most bytes one code point can take here: `\u00xx` (6) for a control character; UTF-8 takes <= 4. */
