@@ -10,8 +10,10 @@ otherwise (no compiler: the pure path is the expected outcome).
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
+import sysconfig
 
 from mojifix import _native
 
@@ -20,7 +22,9 @@ def main() -> int:
     if _native.pure_python_forced():
         return 0  # the pure path asked for (MOJIFIX_PURE_PYTHON=1): what is built is not loaded
     missing = _native.not_built()
-    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    # the compiler the build uses: $CC, else the one Python was built with (setuptools' own order)
+    wanted = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
+    compiler = shutil.which(wanted[0]) if wanted else None
     if compiler and missing:
         names = ", ".join(missing)
         print(f"a C compiler is present ({compiler}) but these compiled parts did not build: {names}")

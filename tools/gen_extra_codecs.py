@@ -27,16 +27,18 @@ import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from mojifix.extra_codecs import EUC_TW_PLANES  # noqa: E402
+
 OUTPUT = ROOT / "src" / "mojifix" / "_extra_codec_tables.py"
 EUC_TW_OUTPUT = ROOT / "src" / "mojifix" / "_euc_tw.bin"
 CHARMAPS = Path("/usr/share/i18n/charmaps")
 #: codec name -> glibc character map file
 SOURCES = {"viscii": "VISCII.gz"}
 _LINE = re.compile(r"<U([0-9A-Fa-f]{4,6})>\s+/x([0-9a-fA-F]{2})\s")
-#: EUC-TW's character map, and the CNS 11643 planes it has, in the order the table file stores them
-#: (mojifix.extra_codecs reads the same order)
+#: EUC-TW's character map (its planes, in the table file's order, are mojifix.extra_codecs.EUC_TW_PLANES)
 EUC_TW_CHARMAP = "EUC-TW.gz"
-EUC_TW_PLANES = (1, 2, 3, 4, 5, 6, 7, 15)
 _MULTI_LINE = re.compile(r"<U([0-9A-Fa-f]{4,8})>\s+((?:/x[0-9a-fA-F]{2}){1,4})\s")
 
 

@@ -90,7 +90,7 @@ def _charmap_info(name: str) -> codecs.CodecInfo:
 
 # --- EUC-TW ----------------------------------------------------------------------------------------
 
-#: CNS 11643 planes in the order of ``_euc_tw.bin`` (tools/gen_extra_codecs.py's EUC_TW_PLANES)
+#: CNS 11643 planes, in the order of ``_euc_tw.bin`` (tools/gen_extra_codecs.py writes them so)
 EUC_TW_PLANES = (1, 2, 3, 4, 5, 6, 7, 15)
 _PLANE_SIZE = 94 * 94
 #: the second byte of a four-byte sequence -> the plane's start in the table
