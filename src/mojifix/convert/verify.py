@@ -61,7 +61,7 @@ AMBIGUOUS_LISTED = 3
 #: a million times below the best (windows-1250 at 5e-6 beside GBK at 0.5 for 14 bytes of BOM-less
 #: UTF-16) is no head a split could be built on: its "split" was a 5-byte macintosh head before a GBK
 #: tail, a clean file quarantined as mixed before the tree prior could read it as UTF-16 (issue 12).
-SPLIT_CANDIDATE_SHARE = (1.0 - gate.MIN_WRITE_CONFIDENCE) / gate.MIN_WRITE_CONFIDENCE  # 1 / gate.WRITE_ODDS
+SPLIT_CANDIDATE_SHARE = 1.0 / gate.WRITE_ODDS
 
 
 @dataclass(frozen=True, slots=True)

@@ -628,8 +628,8 @@ def build_tables(model: M.Model) -> dict[str, np.ndarray]:
     unigram_full = (np.take_along_axis(model.uni, model.loc.astype(np.intp), axis=1) + ext).astype(np.float32)
     t["unigram_full_t"] = np.ascontiguousarray(unigram_full.T)  # [G, L]
     # ... and its cost in the model's quanta (-log P x QUANT, a whole number: the sum of two stored
-    # bytes; the unigram table is recovered exactly from its dequantised floats), as score_many sums it
-    uni_q = np.rint(-model.uni * np.float32(M.QUANT)).astype(np.uint16)
+    # bytes, the unigram table as stored), as score_many sums it
+    uni_q = M.as_array(model.tables["uni"]).astype(np.uint16)
     t["unigram_cost_t"] = np.ascontiguousarray(
         (np.take_along_axis(uni_q, model.loc.astype(np.intp), axis=1) + model.ext_q).T
     )  # uint16 [G, L]
